@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { FilterStore } from "./filters/store";
+import { PiiStore } from "./pii/store";
+import { hashSeed } from "./random";
+import { createWorld, type SessionKind, type SessionRecord, type World } from "./world";
+
+/**
+ * Per-account features (spec 1, 4.2, 4.3): bulk filters are not enabled by default, ad sessions
+ * need ad insights, viewer endpoints need the viewer module.
+ */
+export const AccountFeatures = z.object({
+  bulkFilters: z.boolean().default(false),
+  adInsights: z.boolean().default(false),
+  viewerModule: z.boolean().default(false),
+});
+/** {@link AccountFeatures} after defaults. */
+export type AccountFeatures = z.infer<typeof AccountFeatures>;
+
+/** An account as configured: HTTP Basic credentials (spec 5, api-facts) and features. */
+export const AccountConfig = z.object({
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  /** The user name reported as `creator` and `editor`. */
+  userName: z.string().default("api-client"),
+  features: AccountFeatures.default({ bulkFilters: false, adInsights: false, viewerModule: false }),
+});
+/** An account configuration as given (features optional). */
+export type AccountConfigInput = z.input<typeof AccountConfig>;
+/** An account configuration after defaults. */
+export type AccountConfig = z.infer<typeof AccountConfig>;
+
+/** The documented dev account: every feature enabled (README, "Try it"). */
+export const DEV_ACCOUNT: AccountConfigInput = {
+  clientId: "dev",
+  clientSecret: "dev-secret",
+  userName: "dev@example.com",
+  features: { bulkFilters: true, adInsights: true, viewerModule: true },
+};
+
+/** A second documented account with the service's defaults: no bulk filters, ads or viewer module. */
+export const BASIC_ACCOUNT: AccountConfigInput = {
+  clientId: "basic",
+  clientSecret: "basic-secret",
+  userName: "basic@example.com",
+};
+
+/** Everything one account owns; accounts share nothing. */
+export class AccountState {
+  readonly config: AccountConfig;
+  readonly world: World;
+  readonly filters = new FilterStore();
+  readonly pii = new PiiStore();
+
+  constructor(config: AccountConfigInput, seed: number) {
+    this.config = AccountConfig.parse(config);
+    this.world = createWorld(hashSeed(seed, this.config.clientId), this.config.clientId);
+  }
+
+  /**
+   * Sessions of `kind` started in [fromMs, toMs) that exist at `nowMs`: not in the future, and not
+   * of a viewer whose PII opt-out request has FINISHED (spec 3.1: the data is deleted).
+   */
+  sessions(kind: SessionKind, fromMs: number, toMs: number, nowMs: number): SessionRecord[] {
+    const deleted = this.pii.deletedViewerIds(nowMs);
+    const end = Math.min(toMs, nowMs + 1);
+    if (end <= fromMs) return [];
+    return this.world
+      .sessionsStartedBetween(kind, fromMs, end)
+      .filter((session) => !deleted.has(session.viewerId));
+  }
+
+  /** The account's mutable state, for `GET /_emulator/state`. */
+  export(): AccountSnapshot {
+    return { config: this.config, filters: this.filters.export(), pii: this.pii.export() };
+  }
+
+  /** Restores the mutable state from {@link export}. */
+  import(snapshot: AccountSnapshot): void {
+    this.filters.import(snapshot.filters);
+    this.pii.import(snapshot.pii);
+  }
+}
+
+/** One account in a state export. */
+export interface AccountSnapshot {
+  config: AccountConfig;
+  filters: unknown;
+  pii: unknown;
+}

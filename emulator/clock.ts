@@ -1,0 +1,72 @@
+/**
+ * The emulator's controllable clock. It runs with wall time from a chosen start (so data keeps
+ * arriving "in real time") or stands frozen, and the control plane can set or advance it. Every
+ * time-dependent behaviour (the data world's "now", PII processing, alert timelines) reads it.
+ */
+export interface ClockSnapshot {
+  nowMs: number;
+  frozen: boolean;
+}
+
+/** See the module comment. */
+export class Clock {
+  private offsetMs = 0;
+  private frozenAtMs: number | undefined;
+
+  constructor(startMs?: number, frozen = false, private readonly wallNow: () => number = Date.now) {
+    if (startMs !== undefined) this.set(startMs);
+    if (frozen) this.freeze();
+  }
+
+  /** The emulator's current time in epoch milliseconds. */
+  now(): number {
+    return this.frozenAtMs ?? this.wallNow() + this.offsetMs;
+  }
+
+  /** Moves the clock to `epochMs`, keeping it frozen or running as it was. */
+  set(epochMs: number): void {
+    if (this.frozenAtMs !== undefined) this.frozenAtMs = epochMs;
+    else this.offsetMs = epochMs - this.wallNow();
+  }
+
+  /** Moves the clock forward (or back, with a negative amount). */
+  advance(ms: number): void {
+    this.set(this.now() + ms);
+  }
+
+  /** Stops the clock at its current time. */
+  freeze(): void {
+    this.frozenAtMs = this.now();
+  }
+
+  /** Lets the clock run with wall time from its current time. */
+  unfreeze(): void {
+    if (this.frozenAtMs === undefined) return;
+    const at = this.frozenAtMs;
+    this.frozenAtMs = undefined;
+    this.set(at);
+  }
+
+  /** The clock's state, for the control plane and state export. */
+  snapshot(): ClockSnapshot {
+    return { nowMs: this.now(), frozen: this.frozenAtMs !== undefined };
+  }
+}
+
+/**
+ * Parses an ISO 8601 duration such as `PT1H`, `P1D`, `P10W` or `PT90S` into milliseconds; years and
+ * months are not fixed lengths and are refused. Returns undefined for text that is not a duration.
+ */
+export function parseIsoDuration(text: string): number | undefined {
+  const match = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(text);
+  if (!match || text === "P" || text.endsWith("T")) return undefined;
+  const [, weeks, days, hours, minutes, seconds] = match;
+  const value = (part: string | undefined) => (part === undefined ? 0 : Number(part));
+  return (
+    value(weeks) * 604_800_000 +
+    value(days) * 86_400_000 +
+    value(hours) * 3_600_000 +
+    value(minutes) * 60_000 +
+    value(seconds) * 1000
+  );
+}

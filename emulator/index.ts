@@ -1,0 +1,10 @@
+/**
+ * The Insights API emulator: a faithful, stateful, deterministic local implementation of the whole
+ * API (spec section 4) with a control plane for the clock, faults and the request journal.
+ * See emulator/README.md.
+ */
+export { startEmulator, type RunningEmulator } from "./server";
+export type { EmulatorOptions, PiiTiming, StateSnapshot } from "./state";
+export { DEV_ACCOUNT, BASIC_ACCOUNT, type AccountConfigInput, type AccountFeatures } from "./accounts";
+export type { FaultRuleInput } from "./faults";
+export type { JournalEntry } from "./journal";

@@ -1,0 +1,53 @@
+/**
+ * The request journal served by `GET /_emulator/requests`: every API request the emulator answered
+ * (control-plane calls excluded), so tests and benchmarks count real HTTP calls.
+ */
+export interface JournalEntry {
+  /** Increasing sequence number, for `?since=`. */
+  seq: number;
+  /** Emulator time at arrival, ISO 8601. */
+  at: string;
+  method: string;
+  path: string;
+  /** The raw query string without `?`. */
+  query: string;
+  /** The status sent, or 0 when the connection was reset before an answer. */
+  status: number;
+  /** The client id that authenticated, if any. */
+  account?: string;
+  /** The fault rule that acted on the request, if any. */
+  fault?: string;
+  /** True when the connection was reset (before or after the write). */
+  reset?: boolean;
+}
+
+/** See the module comment; bounded so that a long benchmark cannot exhaust memory. */
+export class Journal {
+  private entries: JournalEntry[] = [];
+  private nextSeq = 1;
+
+  constructor(private readonly capacity = 200_000) {}
+
+  /** Records one request and returns its entry. */
+  record(entry: Omit<JournalEntry, "seq">): JournalEntry {
+    const full = { seq: this.nextSeq++, ...entry };
+    this.entries.push(full);
+    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    return full;
+  }
+
+  /** Entries with a sequence number above `since`. */
+  list(since = 0): JournalEntry[] {
+    return this.entries.filter((entry) => entry.seq > since);
+  }
+
+  /** The last sequence number handed out (0 when empty). */
+  lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+
+  /** Forgets every entry; sequence numbers keep increasing. */
+  clear(): void {
+    this.entries = [];
+  }
+}

@@ -1,0 +1,210 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { handleControl } from "./control";
+import { HttpError, type RouteResult } from "./http";
+import type { AccountState } from "./accounts";
+import type { FaultRule } from "./faults";
+import { createApiRouter } from "./routes";
+import { EmulatorState, type EmulatorOptions } from "./state";
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** Base URL, for example `http://127.0.0.1:43117`. */
+  url: string;
+  /** The emulator's state, for in-process tests that want to look inside. */
+  state: EmulatorState;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const router = createApiRouter();
+
+/**
+ * Starts an emulator of the whole Insights API (spec section 4) on loopback.
+ * `startEmulator({ port: 0 })` picks a free port, as tests want.
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const state = new EmulatorState(options);
+  const server = createServer((request, response) => {
+    handle(state, request, response).catch((error: unknown) => {
+      // A bug in the emulator must not crash it: answer 500 and say so on stderr.
+      process.stderr.write(`insights-emulator: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
+      if (!response.headersSent) send(response, 500, { status: 500, error: "internal_error", message: "internal emulator error" });
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(state: EmulatorState, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? "/", "http://emulator");
+  const method = (request.method ?? "GET").toUpperCase();
+  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
+  const rawBody = await readBody(request);
+
+  if (path === "/_emulator" || path.startsWith("/_emulator/")) {
+    await handleControlRequest(state, method, path, url.searchParams, rawBody, response);
+    return;
+  }
+
+  const nowMs = state.clock.now();
+  const account = authenticate(state, request.headers.authorization);
+  const journal = (status: number, fault?: FaultRule, reset?: boolean) =>
+    state.journal.record({
+      at: new Date(nowMs).toISOString(),
+      method,
+      path,
+      query: url.search.replace(/^\?/, ""),
+      status,
+      ...(account ? { account: account.config.clientId } : {}),
+      ...(fault ? { fault: fault.id } : {}),
+      ...(reset ? { reset } : {}),
+    });
+
+  const fault = state.faults.match(method, path, account?.config.clientId);
+  const latency = state.latencyMs + (fault?.latencyMs ?? 0);
+  if (latency > 0) await sleep(latency);
+  if (fault?.reset === "before") {
+    journal(0, fault, true);
+    request.socket.destroy();
+    return;
+  }
+  if (fault?.status !== undefined) {
+    const headers: Record<string, string> = {};
+    if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+    const body = fault.body ?? { status: fault.status, error: "injected_fault", message: `fault ${fault.id} injected by the emulator's control plane` };
+    journal(fault.status, fault);
+    send(response, fault.status, body, headers);
+    return;
+  }
+
+  let result: RouteResult;
+  if (!account) {
+    // api-facts: a bad credential gets 401 with {"message":"Unauthorized"}.
+    result = { status: 401, body: { message: "Unauthorized" }, headers: { "www-authenticate": 'Basic realm="insights"' } };
+  } else {
+    result = await route(state, account, method, path, url.searchParams, rawBody, nowMs);
+  }
+  const status = result.status ?? 200;
+  if (status < 500 && method !== "GET" && state.options.stateFile) state.persist();
+  if (fault?.reset === "after-write") {
+    // The write above is applied; the answer is lost on the way (the case callers must reconcile).
+    journal(0, fault, true);
+    request.socket.destroy();
+    return;
+  }
+  journal(status, fault);
+  send(response, status, result.body, result.headers);
+}
+
+async function route(
+  state: EmulatorState,
+  account: AccountState,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  rawBody: string,
+  nowMs: number,
+): Promise<RouteResult> {
+  try {
+    const resolved = router.resolve(method, path);
+    if (!resolved) throw new HttpError(404, "not_found", `no endpoint ${method} ${path}; see the spec's section 4 for the paths`);
+    if ("methodNotAllowed" in resolved) {
+      throw new HttpError(405, "method_not_allowed", `${method} is not allowed on ${path}; allowed: ${resolved.methodNotAllowed.join(", ")}`, undefined, {
+        allow: resolved.methodNotAllowed.join(", "),
+      });
+    }
+    let body: unknown;
+    if (rawBody.length > 0) {
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        throw new HttpError(400, "invalid_json", "the request body is not valid JSON", "body");
+      }
+    }
+    return await resolved.handler({ method, path, query, params: resolved.params, body, account, emulator: state, nowMs });
+  } catch (error) {
+    if (error instanceof HttpError) return { status: error.status, body: error.toBody(), headers: error.headers };
+    throw error;
+  }
+}
+
+async function handleControlRequest(
+  state: EmulatorState,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  rawBody: string,
+  response: ServerResponse,
+): Promise<void> {
+  try {
+    let body: unknown;
+    if (rawBody.length > 0) {
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        throw new HttpError(400, "invalid_json", "the request body is not valid JSON", "body");
+      }
+    }
+    const result = handleControl(state, method, path, query, body);
+    if (!result) throw new HttpError(404, "not_found", `no control endpoint ${method} ${path}; see emulator/README.md`);
+    if (method !== "GET") state.persist();
+    send(response, result.status ?? 200, result.body, result.headers);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    send(response, error.status, error.toBody(), error.headers);
+  }
+}
+
+function authenticate(state: EmulatorState, header: string | undefined): AccountState | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? "");
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return undefined;
+  return state.authenticate(decoded.slice(0, colon), decoded.slice(colon + 1));
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpError(413, "body_too_large", "request body over 10 MiB"));
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
+  response.end(text);
+}

@@ -1,0 +1,132 @@
+import { readFileSync, writeFileSync, existsSync, renameSync } from "node:fs";
+import { AccountState, BASIC_ACCOUNT, DEV_ACCOUNT, type AccountConfigInput, type AccountSnapshot } from "./accounts";
+import { Clock } from "./clock";
+import { Faults } from "./faults";
+import { Journal } from "./journal";
+
+/** How long PII opt-out requests take to move through their states (spec 3.1: not shown). */
+export interface PiiTiming {
+  /** From ENQUEUED to STARTED. */
+  startAfterMs: number;
+  /** From ENQUEUED to FINISHED. */
+  finishAfterMs: number;
+}
+
+/** Options of an emulator instance (the bin's flags map onto these). */
+export interface EmulatorOptions {
+  /** TCP port; 0 picks a free one. Default 0 in process, 8080 for the bin. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Seed of the data world, fault probabilities and ids. Default 1. */
+  seed?: number;
+  /** Latency added to every API request, for realistic benchmarks. Default 0. */
+  latencyMs?: number;
+  /** Start time of the clock (ISO 8601 or epoch ms; default: now) and whether it stands still. */
+  clock?: { start?: string | number; frozen?: boolean };
+  /** Accounts; default the dev account and the basic account. */
+  accounts?: AccountConfigInput[];
+  /** A file to keep the mutable state in across restarts. */
+  stateFile?: string;
+  /** PII processing times. Default: STARTED after 1 minute, FINISHED after 5 minutes. */
+  piiTiming?: Partial<PiiTiming>;
+}
+
+/** The whole mutable emulator: clock, accounts, faults, journal. */
+export class EmulatorState {
+  readonly seed: number;
+  readonly clock: Clock;
+  readonly faults: Faults;
+  readonly journal = new Journal();
+  readonly piiTiming: PiiTiming;
+  latencyMs: number;
+  private accounts = new Map<string, AccountState>();
+
+  constructor(readonly options: EmulatorOptions = {}) {
+    this.seed = options.seed ?? 1;
+    const start = options.clock?.start;
+    this.clock = new Clock(start === undefined ? undefined : toEpochMs(start), options.clock?.frozen ?? false);
+    this.faults = new Faults(this.seed);
+    this.latencyMs = options.latencyMs ?? 0;
+    this.piiTiming = { startAfterMs: 60_000, finishAfterMs: 300_000, ...options.piiTiming };
+    this.resetAccounts();
+    if (options.stateFile && existsSync(options.stateFile)) {
+      this.importState(JSON.parse(readFileSync(options.stateFile, "utf8")) as StateSnapshot);
+    }
+  }
+
+  /** The account whose credentials these are, if any (spec 5: HTTP Basic of id and secret). */
+  authenticate(clientId: string, clientSecret: string): AccountState | undefined {
+    const account = this.accounts.get(clientId);
+    return account && account.config.clientSecret === clientSecret ? account : undefined;
+  }
+
+  /** Adds an account (or replaces one with the same client id, with fresh state). */
+  addAccount(config: AccountConfigInput): AccountState {
+    const account = new AccountState(config, this.seed);
+    this.accounts.set(account.config.clientId, account);
+    return account;
+  }
+
+  /** Every account. */
+  listAccounts(): AccountState[] {
+    return [...this.accounts.values()];
+  }
+
+  /** Forgets all state: accounts back to their configuration, faults and journal cleared. */
+  reset(): void {
+    this.resetAccounts();
+    this.faults.clear();
+    this.journal.clear();
+  }
+
+  /** The mutable state as JSON (`GET /_emulator/state`). */
+  exportState(): StateSnapshot {
+    return {
+      version: 1,
+      seed: this.seed,
+      clock: this.clock.snapshot(),
+      accounts: this.listAccounts().map((account) => account.export()),
+    };
+  }
+
+  /** Replaces the mutable state with an export (`POST /_emulator/state`). */
+  importState(snapshot: StateSnapshot): void {
+    this.accounts.clear();
+    for (const accountSnapshot of snapshot.accounts) {
+      this.addAccount(accountSnapshot.config).import(accountSnapshot);
+    }
+    this.clock.set(snapshot.clock.nowMs);
+    if (snapshot.clock.frozen) this.clock.freeze();
+    else this.clock.unfreeze();
+  }
+
+  /** Writes the state file, if one is configured; atomic so a crash never leaves half a file. */
+  persist(): void {
+    if (!this.options.stateFile) return;
+    const temporary = `${this.options.stateFile}.tmp`;
+    writeFileSync(temporary, JSON.stringify(this.exportState()));
+    renameSync(temporary, this.options.stateFile);
+  }
+
+  private resetAccounts(): void {
+    this.accounts.clear();
+    for (const config of this.options.accounts ?? [DEV_ACCOUNT, BASIC_ACCOUNT]) this.addAccount(config);
+  }
+}
+
+/** The state export format. */
+export interface StateSnapshot {
+  version: 1;
+  seed: number;
+  clock: { nowMs: number; frozen: boolean };
+  accounts: AccountSnapshot[];
+}
+
+/** Epoch milliseconds from an ISO 8601 string or a number. */
+export function toEpochMs(value: string | number): number {
+  if (typeof value === "number") return value;
+  const parsed = Date.parse(value);
+  if (Number.isNaN(parsed)) throw new Error(`not an ISO 8601 time: ${value}`);
+  return parsed;
+}

@@ -1,0 +1,85 @@
+/**
+ * The data world's contract: what the sessions, metrics and alerts endpoints read. One world per
+ * account, generated deterministically from (seed, account), hour by hour, so the last 30 days
+ * exist at start and data keeps arriving as the emulator's clock runs.
+ */
+
+/** Whether a session is a content stream or an ad stream (spec 1, sessions API). */
+export type SessionKind = "content" | "ad";
+
+/**
+ * One session in the compact form the endpoints compute on. The wire object of spec 2.2 is
+ * rendered from it (`renderSession`), and metrics aggregate over it, so both always agree.
+ */
+export interface SessionRecord {
+  kind: SessionKind;
+  /** The viewer-module identifier (doubles as the user id for PII opt-out). */
+  viewerId: string;
+  /** The player SDK's client id; `svc_session_id` is client_id + session_id (spec 2.2). */
+  clientId: string;
+  sessionId: string;
+  startMs: number;
+  /** When the session ends. A session whose end is after the emulator's now is ongoing. */
+  endMs: number;
+  /**
+   * Dimension values keyed by the snake_case metric filter name of spec 4.7 (`geo_country_code`,
+   * `isp`, `asn`, `cdn`, `device_os`, ...). Every predefined group-by dimension has a value.
+   */
+  dimensions: Readonly<Record<string, string>>;
+  /** Account custom tags (spec 2.2 `tags.custom_tags`). */
+  customTags: Readonly<Record<string, string>>;
+  ip: string;
+  ipv6: string | null;
+  exitBeforeVideoStart: boolean;
+  videoStartFailure: "business" | "tech" | undefined;
+  videoPlaybackFailure: "business" | "tech" | undefined;
+  /** The error code of a failed session (spec 4.7 error-code dimensions), else undefined. */
+  errorCode: string | undefined;
+  hasPreRoll: boolean;
+  /** Lifetime values over the whole session (spec 2.2 `lifetime_metrics`), at its end. */
+  videoStartTimeMs: number;
+  videoRestartTimeMs: number;
+  playingTimeMs: number;
+  rebufferingTimeMs: number;
+  connectionInducedRebufferingTimeMs: number;
+  pausedTimeMs: number;
+  averageBitrateBps: number;
+  averageFramerateFps: number;
+  bitrateSwitches: number;
+  percentageComplete: number;
+  contentLengthMs: number;
+}
+
+/**
+ * An anomaly planted in the data (a CDN, ISP or asset degrades for a while); AI alerts are raised
+ * from these (spec 2.8, 3.2).
+ */
+export interface Anomaly {
+  id: string;
+  kind: SessionKind;
+  /** The alert metric of spec 4.9 (`VSF`, `BUFFERINGRATIO`, ...). */
+  alertMetric: string;
+  /** Root cause: the snake_case dimension and the entity (value) that degrades. */
+  dimension: string;
+  entity: string;
+  startMs: number;
+  /** When the condition returns to normal; after the emulator's now the alert is active. */
+  endMs: number;
+  /** The highest severity the anomaly reaches. */
+  peakSeverity: "info" | "warning" | "critical";
+}
+
+/** The lookup vocabularies of spec 4.8 that the world draws from. */
+export type WorldLookup = "asn" | "cities" | "continents" | "countries" | "dma" | "isp" | "states" | "tags";
+
+/** See the module comment. */
+export interface World {
+  /** Sessions of `kind` that start in [fromMs, toMs), sorted by start. Not cut at "now". */
+  sessionsStartedBetween(kind: SessionKind, fromMs: number, toMs: number): readonly SessionRecord[];
+  /** Anomalies that overlap [fromMs, toMs). */
+  anomaliesBetween(fromMs: number, toMs: number): readonly Anomaly[];
+  /** The pre-set values of a lookup (spec 4.8), as saved-filter rules must spell them. */
+  lookupValues(lookup: WorldLookup): readonly string[];
+  /** The account's custom tag names. */
+  customTagNames(): readonly string[];
+}

@@ -1,0 +1,29 @@
+import type { z } from "zod";
+
+/** A query-string value; arrays repeat the key (spec 4.6: repeat a key for OR, no comma lists). */
+export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined;
+
+/** Query parameters of a request; undefined values are left out. */
+export type QueryParams = Readonly<Record<string, QueryValue>>;
+
+/** One API request as the API families describe it to the transport. */
+export interface RequestOptions {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** Path relative to the base URL, starting with `/` (spec section 4). */
+  path: string;
+  query?: QueryParams;
+  /** JSON body of POST and PUT. */
+  body?: unknown;
+  /** Per-request timeout in milliseconds; overrides the client's default. */
+  timeoutMs?: number;
+  /** Cancels the request (and its retries). */
+  signal?: AbortSignal;
+}
+
+/**
+ * What every API family needs from the transport: send one request (with auth, retries, the
+ * concurrency bound and timeouts applied) and parse the answer with a zod schema.
+ */
+export interface Requester {
+  request<Schema extends z.ZodType>(options: RequestOptions, schema: Schema): Promise<z.infer<Schema>>;
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/**
+ * An identifier that the service sends as a number in some responses and as a string in others
+ * (spec 2.7, api-facts): accepted as either, always a string after parsing.
+ */
+export const Identifier = z.union([z.string().min(1), z.number().int()]).transform((id) => String(id));
+
+/** A timestamp of sessions and metrics (spec 2.2, 2.4): epoch milliseconds and ISO 8601 UTC. */
+export const Timestamp = z.looseObject({ epoch_ms: z.number().int(), iso_date: z.string() });
+/** A {@link Timestamp} after parsing. */
+export type Timestamp = z.infer<typeof Timestamp>;
+
+/** A timestamp of AI alerts (spec 2.8): epoch seconds and ISO 8601. */
+export const AlertTimestamp = z.looseObject({ epoch_sec: z.number().int(), iso_date: z.string() });
+/** An {@link AlertTimestamp} after parsing. */
+export type AlertTimestamp = z.infer<typeof AlertTimestamp>;
+
+/** The `{status, values}` answer of every lookup endpoint (api-facts, saved filters). */
+export const LookupValues = z.looseObject({ status: z.number().int(), values: z.array(z.string()) });
+/** A {@link LookupValues} after parsing. */
+export type LookupValues = z.infer<typeof LookupValues>;
+
+/**
+ * The JSON error body that the emulator answers and that the client reads. The real service's shape
+ * is not shown (spec 7); `message` is what api-facts shows for 401, the rest is the emulator's choice.
+ */
+export const ErrorBody = z.looseObject({
+  status: z.number().int().optional(),
+  error: z.string().optional(),
+  message: z.string(),
+  parameter: z.string().optional(),
+});
+/** An {@link ErrorBody} after parsing. */
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Formats epoch milliseconds as the ISO 8601 UTC string with milliseconds used on the wire. */
+export function isoDate(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}
+
+/** Builds a {@link Timestamp} from epoch milliseconds. */
+export function timestampOf(epochMs: number): Timestamp {
+  return { epoch_ms: Math.trunc(epochMs), iso_date: isoDate(epochMs) };
+}
+
+/** Builds an {@link AlertTimestamp} from epoch milliseconds. */
+export function alertTimestampOf(epochMs: number): AlertTimestamp {
+  const epochSec = Math.floor(epochMs / 1000);
+  return { epoch_sec: epochSec, iso_date: isoDate(epochSec * 1000) };
+}

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { Identifier } from "./common";
+import { RULE_GROUP_OPS, RULE_LEAF_OPS } from "./names";
+
+/**
+ * A rule leaf (spec 2.7): `field`, `op`, `value`, and `key` when the field is `Tag`.
+ * Wire-level only: field names are checked against the lookup where it matters (emulator, rules module).
+ */
+export const RuleLeaf = z.object({
+  field: z.string().min(1),
+  op: z.enum(RULE_LEAF_OPS),
+  value: z.string(),
+  key: z.string().min(1).optional(),
+});
+/** A {@link RuleLeaf} after parsing. */
+export type RuleLeaf = z.infer<typeof RuleLeaf>;
+
+/** A rule group (spec 2.7): `op` and `rules`; nested groups repeat this shape. */
+export interface RuleGroup {
+  op: (typeof RULE_GROUP_OPS)[number];
+  rules: RuleNode[];
+}
+/** A node of a rule tree: a group or a leaf. */
+export type RuleNode = RuleGroup | RuleLeaf;
+
+/** The recursive rule-group schema (spec 2.7). */
+export const RuleGroup: z.ZodType<RuleGroup> = z.lazy(() =>
+  z.object({ op: z.enum(RULE_GROUP_OPS), rules: z.array(RuleNode) }),
+);
+/** A rule node: group or leaf, told apart by the presence of `rules`. */
+export const RuleNode: z.ZodType<RuleNode> = z.lazy(() => z.union([RuleGroup, RuleLeaf]));
+
+/** A saved filter as the service returns it (spec 2.7). Unknown fields are kept. */
+export const SavedFilter = z.looseObject({
+  id: Identifier,
+  name: z.string(),
+  rules: RuleGroup,
+  category: z.string().optional(),
+  subcategory: z.string().optional(),
+  advanced: z.boolean().optional(),
+  content: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+  created: z.string().optional(),
+  edited: z.string().optional(),
+  creator: z.string().optional(),
+  editor: z.string().optional(),
+});
+/** A {@link SavedFilter} after parsing. */
+export type SavedFilter = z.infer<typeof SavedFilter>;
+
+/** The writable fields of a saved filter (spec 4.8, POST body item). */
+export const SavedFilterInput = z.object({
+  name: z.string().min(1),
+  rules: RuleGroup,
+  category: z.string().optional(),
+  subcategory: z.string().optional(),
+  advanced: z.boolean().optional(),
+  content: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+});
+/** A {@link SavedFilterInput}. */
+export type SavedFilterInput = z.infer<typeof SavedFilterInput>;
+
+/** A PUT body item (spec 4.8): the id and the fields to merge into the existing filter. */
+export const SavedFilterUpdate = SavedFilterInput.partial().extend({ id: Identifier });
+/** A {@link SavedFilterUpdate} before parsing (the id may be a number or a string). */
+export type SavedFilterUpdate = z.input<typeof SavedFilterUpdate>;
+
+/** `GET /bulk_filters/` without `fields` (spec 4.8). */
+export const SavedFilterList = z.looseObject({ status: z.number().int(), filters: z.array(SavedFilter) });
+/** A {@link SavedFilterList} after parsing. */
+export type SavedFilterList = z.infer<typeof SavedFilterList>;
+
+/** `POST /bulk_filters/` answers the array of created filters with 201 (spec 4.8). */
+export const SavedFilterCreateResponse = z.array(SavedFilter);
+
+/** `PUT /bulk_filters/` (spec 4.8): a URL listing the changed ids, and the status. */
+export const SavedFilterUpdateResponse = z.looseObject({ location: z.string(), status: z.number().int() });
+/** A {@link SavedFilterUpdateResponse} after parsing. */
+export type SavedFilterUpdateResponse = z.infer<typeof SavedFilterUpdateResponse>;
+
+/** `DELETE /bulk_filters/` (spec 4.8): the deleted ids and names. */
+export const SavedFilterDeleteResponse = z.looseObject({
+  deleted: z.array(z.looseObject({ id: Identifier, name: z.string() })),
+  status: z.number().int(),
+});
+/** A {@link SavedFilterDeleteResponse} after parsing. */
+export type SavedFilterDeleteResponse = z.infer<typeof SavedFilterDeleteResponse>;

@@ -1,0 +1,12 @@
+/**
+ * zod schemas of every object of the Insights API (spec section 2) and its closed vocabularies,
+ * shared by the typed client, the provider and the emulator. Types are inferred from the schemas.
+ */
+export * from "./alerts";
+export * from "./common";
+export * from "./filters";
+export * from "./metrics";
+export * from "./names";
+export * from "./pii";
+export * from "./sessions";
+export * from "./suggest";

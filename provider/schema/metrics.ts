@@ -1,0 +1,115 @@
+import { z } from "zod";
+import { Identifier, Timestamp } from "./common";
+
+/**
+ * A metric member's value object (spec 2.4, api-facts "value fields by metric"). Every field is
+ * optional here because which ones appear depends on the metric; `count` is an integer on the wire.
+ */
+export const MetricValue = z.looseObject({
+  count: z.number().int().optional(),
+  percentage: z.number().optional(),
+  value: z.number().optional(),
+  ratio: z.number().optional(),
+  bps: z.number().optional(),
+  fps: z.number().optional(),
+  per_unique_device: z.number().optional(),
+  per_ended_play: z.number().optional(),
+});
+/** A {@link MetricValue} after parsing. */
+export type MetricValue = z.infer<typeof MetricValue>;
+
+/** Metric members keyed by member name (snake_case, spec 2.4). */
+export const MetricMembers = z.record(z.string(), MetricValue);
+/** {@link MetricMembers} after parsing. */
+export type MetricMembers = z.infer<typeof MetricMembers>;
+
+/** One interval of a plain time series: its start and one member per requested metric (spec 2.4). */
+export const TimeSeriesPoint = z.object({ timestamp: Timestamp }).catchall(MetricValue);
+/** A {@link TimeSeriesPoint} after parsing. */
+export type TimeSeriesPoint = z.infer<typeof TimeSeriesPoint>;
+
+/** A group-by entity: the dimension value and its metrics (spec 2.4). */
+export const DimensionalDatum = z.looseObject({
+  dimension: z.looseObject({ key: z.string(), value: z.string(), description: z.string().optional() }),
+  metrics: MetricMembers,
+});
+/** A {@link DimensionalDatum} after parsing. */
+export type DimensionalDatum = z.infer<typeof DimensionalDatum>;
+
+/** One interval of a group-by time series (spec 2.4). */
+export const GroupByPoint = z.looseObject({ timestamp: Timestamp, dimensional_data: z.array(DimensionalDatum) });
+/** A {@link GroupByPoint} after parsing. */
+export type GroupByPoint = z.infer<typeof GroupByPoint>;
+
+/**
+ * `_meta` of a metric response. Integrations read `group_by_dimension.description` and
+ * `filter_info.id` (api-facts); the other members are the emulator's choice and kept leniently.
+ */
+export const MetricMeta = z.looseObject({
+  group_by_dimension: z.looseObject({ key: z.string(), description: z.string() }).optional(),
+  filter_info: z.looseObject({ id: Identifier, name: z.string().optional() }).optional(),
+  granularity: z.string().optional(),
+  start_epoch_ms: z.number().int().optional(),
+  end_epoch_ms: z.number().int().optional(),
+  query_string: z.string().optional(),
+});
+/** A {@link MetricMeta} after parsing. */
+export type MetricMeta = z.infer<typeof MetricMeta>;
+
+/** A metric time-series response (spec 2.4): one metric or a custom selection. */
+export const MetricResponse = z.looseObject({
+  time_series: z.array(TimeSeriesPoint),
+  total: MetricMembers.optional(),
+  _meta: MetricMeta.optional(),
+});
+/** A {@link MetricResponse} after parsing. */
+export type MetricResponse = z.infer<typeof MetricResponse>;
+
+/** A group-by response (spec 2.4): `dimensional_data` per interval, totals per entity. */
+export const GroupByResponse = z.looseObject({
+  time_series: z.array(GroupByPoint),
+  total: z.array(DimensionalDatum).optional(),
+  _meta: MetricMeta.optional(),
+});
+/** A {@link GroupByResponse} after parsing. */
+export type GroupByResponse = z.infer<typeof GroupByResponse>;
+
+/** `{base}/{metric}/group-by`: the group-by dimensions available (payload not shown; emulator's choice). */
+export const GroupByDimensionList = z.looseObject({
+  dimensions: z.array(z.looseObject({ name: z.string(), description: z.string() })),
+});
+/** A {@link GroupByDimensionList} after parsing. */
+export type GroupByDimensionList = z.infer<typeof GroupByDimensionList>;
+
+/** `{base}/{metric}/group-by/dimension-tag`: the account's custom tags (payload not shown; emulator's choice). */
+export const DimensionTagList = z.looseObject({
+  dimension_tags: z.array(z.looseObject({ name: z.string(), description: z.string().optional() })),
+});
+/** A {@link DimensionTagList} after parsing. */
+export type DimensionTagList = z.infer<typeof DimensionTagList>;
+
+/** `/3.0/metrics/_meta/references/dimensions`: filtering and group-by dimensions (emulator's choice). */
+export const MetricDimensionReferenceList = z.looseObject({
+  dimensions: z.array(z.looseObject({
+    name: z.string(),
+    filter: z.string().optional(),
+    group_by: z.string().optional(),
+    description: z.string(),
+  })),
+});
+/** A {@link MetricDimensionReferenceList} after parsing. */
+export type MetricDimensionReferenceList = z.infer<typeof MetricDimensionReferenceList>;
+
+/** `/3.0/metrics/_meta/references/filters`: basic data about saved filters (emulator's choice). */
+export const FilterReferenceList = z.looseObject({
+  filters: z.array(z.looseObject({ id: Identifier, name: z.string(), enabled: z.boolean().optional() })),
+});
+/** A {@link FilterReferenceList} after parsing. */
+export type FilterReferenceList = z.infer<typeof FilterReferenceList>;
+
+/** A KPI set (spec 2.6). */
+export const Kpi = z.looseObject({ kpi_id: Identifier, kpi_name: z.string() });
+/** `/kpis` (spec 4.6); the wrapper member is the emulator's choice. */
+export const KpiList = z.looseObject({ kpis: z.array(Kpi) });
+/** A {@link KpiList} after parsing. */
+export type KpiList = z.infer<typeof KpiList>;

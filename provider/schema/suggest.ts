@@ -1,0 +1,48 @@
+/**
+ * "Did you mean" suggestions for near misses of closed vocabularies (metric, dimension and field
+ * names), shared by the client's argument validation, the rule checker and the emulator's errors.
+ */
+
+/** Levenshtein distance between two strings, case-insensitive. */
+export function editDistance(a: string, b: string): number {
+  const left = a.toLowerCase();
+  const right = b.toLowerCase();
+  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= left.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= right.length; j++) {
+      const cost = left[i - 1] === right[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[right.length]!;
+}
+
+/**
+ * The closest candidate to `input`, if it is close enough to be a plausible typo: within a third of
+ * the input's length, or the same name in another case or separator style.
+ */
+export function closestMatch(input: string, candidates: readonly string[]): string | undefined {
+  const normalise = (text: string) => text.toLowerCase().replace(/[-_ ]/g, "");
+  const exactish = candidates.find((candidate) => normalise(candidate) === normalise(input));
+  if (exactish) return exactish;
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(input, candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.ceil(input.length / 3)) ? best : undefined;
+}
+
+/** A sentence that names the valid choices: a suggestion for a near miss, else the first few. */
+export function describeChoices(input: string, candidates: readonly string[], noun: string): string {
+  const suggestion = closestMatch(input, candidates);
+  if (suggestion) return `did you mean "${suggestion}"?`;
+  const shown = candidates.slice(0, 8).map((candidate) => `"${candidate}"`).join(", ");
+  return `valid ${noun} are ${shown}${candidates.length > 8 ? `, … (${candidates.length} in all)` : ""}`;
+}
