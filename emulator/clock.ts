@@ -14,8 +14,14 @@ export class Clock {
   private frozenAtMs: number | undefined;
 
   constructor(startMs?: number, frozen = false, private readonly wallNow: () => number = Date.now) {
-    if (startMs !== undefined) this.set(startMs);
-    if (frozen) this.freeze();
+    this.restart(startMs, frozen);
+  }
+
+  /** Puts the clock at `startMs` (default: wall time), frozen or running. */
+  restart(startMs: number | undefined, frozen: boolean): void {
+    // Frozen at exactly the start: reading wall time twice would drift by a millisecond.
+    this.frozenAtMs = frozen ? (startMs ?? this.wallNow()) : undefined;
+    this.offsetMs = frozen || startMs === undefined ? 0 : startMs - this.wallNow();
   }
 
   /** The emulator's current time in epoch milliseconds. */

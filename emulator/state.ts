@@ -73,8 +73,10 @@ export class EmulatorState {
     return [...this.accounts.values()];
   }
 
-  /** Forgets all state: accounts back to their configuration, faults and journal cleared. */
+  /** Forgets all state: accounts back to their configuration, the clock back to its start, faults and journal cleared. */
   reset(): void {
+    const start = this.options.clock?.start;
+    this.clock.restart(start === undefined ? undefined : toEpochMs(start), this.options.clock?.frozen ?? false);
     this.resetAccounts();
     this.faults.clear();
     this.journal.clear();

@@ -1,25 +1,191 @@
-import type { SavedFilter } from "../../provider/schema";
+import { z } from "zod";
+import { SavedFilterInput, type SavedFilter } from "../../provider/schema";
+import { badRequest } from "../http";
+import { parseFilterId } from "./query-params";
+
+/** The first id of every account (ids are sequential per account, never reused: emulator's choice). */
+export const FIRST_FILTER_ID = 1001;
 
 /**
- * Saved filters of one account (spec 2.7, 4.8).
- * STUB: replaced by the saved-filter store (emulator/filters owner).
+ * A saved filter as the store keeps it (spec 2.7): a numeric id, every flag resolved, and the
+ * service-set timestamps and user names.
+ */
+export const StoredFilter = SavedFilterInput.extend({
+  id: z.number().int().positive(),
+  advanced: z.boolean(),
+  content: z.boolean(),
+  enabled: z.boolean(),
+  created: z.string(),
+  edited: z.string(),
+  creator: z.string(),
+  editor: z.string(),
+});
+/** A {@link StoredFilter}. */
+export type StoredFilter = z.infer<typeof StoredFilter>;
+
+/** The store in a state export (`GET /_emulator/state`). */
+export const FilterStoreSnapshot = z.object({
+  nextId: z.number().int().positive().default(FIRST_FILTER_ID),
+  filters: z.array(StoredFilter).default([]),
+});
+/** A {@link FilterStoreSnapshot}. */
+export type FilterStoreSnapshot = z.infer<typeof FilterStoreSnapshot>;
+
+/** A change to one filter (spec 4.8 PUT item): the id and the fields to replace. */
+/** A PUT change: the fields to merge; `null` clears an optional string field. */
+export type FilterChange = { id: number } & Partial<Omit<SavedFilterInput, "category" | "subcategory">> & {
+  category?: string | null | undefined;
+  subcategory?: string | null | undefined;
+};
+
+/** Who writes and when: `creator`/`editor` and `created`/`edited` (spec 2.7). */
+export interface Author {
+  userName: string;
+  nowMs: number;
+}
+
+/**
+ * How ids appear on the wire. Spec 2.7 says an id is a string in some responses and a number in
+ * others; the emulator answers numbers from POST and DELETE and strings from GET, so clients
+ * must normalise (api-facts).
+ */
+export type IdStyle = "number" | "string";
+
+/** A saved filter on the wire: a {@link StoredFilter} with its id as a number or a string. */
+export type WireFilter = Omit<StoredFilter, "id"> & { id: number | string };
+
+/** The fields of a saved filter in the order the emulator writes them (spec 2.7's table). */
+const FIELD_ORDER = [
+  "id", "name", "category", "subcategory", "advanced", "content", "enabled", "rules", "created", "creator",
+  "edited", "editor",
+] as const satisfies readonly (keyof StoredFilter)[];
+
+/**
+ * Saved filters of one account (spec 2.7, 4.8). Mutations are total: the routes validate a whole
+ * batch (ids exist, bodies valid) before calling them, so a call changes everything or nothing.
  */
 export class FilterStore {
-  /** One filter by id. */
-  get(_id: string): SavedFilter | undefined {
-    return undefined;
+  private filters = new Map<number, StoredFilter>();
+  private nextId = FIRST_FILTER_ID;
+
+  /**
+   * One filter by id (a number or its decimal string), with its id as a string; undefined when
+   * there is none. The sessions and metrics endpoints apply its rules for `filter_id`.
+   */
+  get(id: string | number): SavedFilter | undefined {
+    const filter = this.find(id);
+    return filter && (wireFilter(filter, "string") as SavedFilter);
   }
 
-  /** Every filter, in id order. */
+  /** Every filter, in id order, with ids as strings. */
   list(): SavedFilter[] {
-    return [];
+    return this.all().map((filter) => wireFilter(filter, "string") as SavedFilter);
+  }
+
+  /** The stored filter with this id (a copy), or undefined. */
+  find(id: string | number): StoredFilter | undefined {
+    const numeric = parseFilterId(id);
+    const filter = numeric === undefined ? undefined : this.filters.get(numeric);
+    return filter && structuredClone(filter);
+  }
+
+  /** Every stored filter (copies), in id order: the order of every listing (determinism). */
+  all(): StoredFilter[] {
+    return [...this.filters.values()].sort((left, right) => left.id - right.id).map((filter) => structuredClone(filter));
+  }
+
+  /** Whether a filter with this id exists. */
+  has(id: number): boolean {
+    return this.filters.has(id);
+  }
+
+  /**
+   * Creates filters with the next ids, in body order (spec 4.8 POST). Unset flags take the
+   * emulator's defaults: advanced false, content false, enabled true.
+   */
+  create(inputs: readonly SavedFilterInput[], author: Author): StoredFilter[] {
+    const stamp = isoWithOffset(author.nowMs);
+    return inputs.map((input) => {
+      const filter = canonical({
+        advanced: false,
+        content: false,
+        enabled: true,
+        ...structuredClone(input),
+        id: this.nextId++,
+        created: stamp,
+        creator: author.userName,
+        edited: stamp,
+        editor: author.userName,
+      });
+      this.filters.set(filter.id, filter);
+      return structuredClone(filter);
+    });
+  }
+
+  /**
+   * Merges each change into its filter (spec 4.8 PUT): the fields given replace the stored ones
+   * (a whole `rules` tree replaces the old tree), the rest stay; `edited` and `editor` are set.
+   */
+  update(changes: readonly FilterChange[], author: Author): StoredFilter[] {
+    const stamp = isoWithOffset(author.nowMs);
+    return changes.map(({ id, ...fields }) => {
+      const existing = this.require(id);
+      const merged: Record<string, unknown> = { ...existing };
+      for (const [key, value] of Object.entries(fields)) {
+        if (value === null) delete merged[key];
+        else if (value !== undefined) merged[key] = structuredClone(value);
+      }
+      const filter = canonical({ ...(merged as StoredFilter), id, edited: stamp, editor: author.userName });
+      this.filters.set(id, filter);
+      return structuredClone(filter);
+    });
+  }
+
+  /** Deletes filters (spec 4.8 DELETE) and answers what was deleted, in the order asked. */
+  delete(ids: readonly number[]): StoredFilter[] {
+    return ids.map((id) => {
+      const existing = this.require(id);
+      this.filters.delete(id);
+      return existing;
+    });
   }
 
   /** The store's state for export. */
-  export(): unknown {
-    return {};
+  export(): FilterStoreSnapshot {
+    return { nextId: this.nextId, filters: this.all() };
   }
 
-  /** Replaces the store's state from an export. */
-  import(_snapshot: unknown): void {}
+  /** Replaces the store's state from an export; a malformed export is a 400 of the control plane. */
+  import(snapshot: unknown): void {
+    const parsed = FilterStoreSnapshot.safeParse(snapshot ?? {});
+    if (!parsed.success) throw badRequest(`invalid saved-filter state: ${z.prettifyError(parsed.error)}`, "accounts[].filters");
+    const highest = Math.max(0, ...parsed.data.filters.map((filter) => filter.id));
+    this.filters = new Map(parsed.data.filters.map((filter) => [filter.id, canonical(filter)]));
+    this.nextId = Math.max(parsed.data.nextId, highest + 1);
+  }
+
+  private require(id: number): StoredFilter {
+    const filter = this.filters.get(id);
+    if (!filter) throw new Error(`saved filter ${id} does not exist (the route should have checked)`);
+    return filter;
+  }
+}
+
+/** A filter in wire form: fields in {@link FIELD_ORDER}, the id as `idStyle` says. */
+export function wireFilter(filter: StoredFilter, idStyle: IdStyle): WireFilter {
+  return { ...structuredClone(filter), id: idStyle === "number" ? filter.id : String(filter.id) };
+}
+
+/**
+ * ISO 8601 with an explicit offset (spec 2.7: "ISO 8601 with offset"). The emulator's clock is
+ * UTC, so the offset is always +00:00; milliseconds are kept so two edits in one second differ.
+ */
+export function isoWithOffset(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/Z$/, "+00:00");
+}
+
+/** The filter with its keys in {@link FIELD_ORDER} and unset optional fields left out. */
+function canonical(filter: StoredFilter): StoredFilter {
+  const entries = FIELD_ORDER.filter((key) => filter[key] !== undefined).map((key) => [key, filter[key]]);
+  return Object.fromEntries(entries) as StoredFilter;
 }

@@ -1,7 +1,89 @@
-import type { Router } from "../router";
+import { wireFilter } from "../filters/store";
+import { parseListQuery, projectFilter } from "../filters/list-query";
+import { lookupValues, matchPattern, subcategoryValues } from "../filters/lookups";
+import { QueryReader } from "../filters/query-params";
+import { parseCreateBody, parseUpdateBody, unknownIdError } from "../filters/validation";
+import { badRequest, featureDisabled, type RouteResult } from "../http";
+import type { RequestContext, RouteHandler, Router } from "../router";
+
+/** The base path of the saved-filter management API (spec 4.8, 9: no version segment). */
+const BASE = "/bulk_filters";
 
 /**
- * Routes of the filters API family.
- * STUB: filled in by the owner of this family.
+ * Routes of the saved-filter management API (spec 4.8). The server strips a trailing slash, so
+ * `/bulk_filters/` and `/bulk_filters` are one route. Every endpoint is behind the account's
+ * `bulkFilters` feature (spec 1: not enabled by default).
  */
-export function register(_router: Router): void {}
+export function register(router: Router): void {
+  router.get(BASE, requireFeature(listFilters));
+  router.on("POST", BASE, requireFeature(createFilters));
+  router.on("PUT", BASE, requireFeature(updateFilters));
+  router.on("DELETE", BASE, requireFeature(deleteFilters));
+  router.get(`${BASE}/subcategories`, requireFeature(listSubcategories));
+  router.get(`${BASE}/:lookup`, requireFeature(listLookup));
+}
+
+/** Refuses every bulk-filter call of an account without the feature with 403 (spec 1). */
+function requireFeature(handler: RouteHandler): RouteHandler {
+  return (context) => {
+    if (!context.account.config.features.bulkFilters) {
+      throw featureDisabled(
+        "bulkFilters",
+        "the saved-filter management API (/bulk_filters) is not enabled for this account; it is not enabled by default " +
+          "(spec 1). Ask the account representative to enable it. In the emulator, use an account with " +
+          "features.bulkFilters = true, such as the dev account, or add one with POST /_emulator/accounts.",
+      );
+    }
+    return handler(context);
+  };
+}
+
+/** `GET /bulk_filters/`: `{status, filters}` with string ids, or with `fields` a bare array. */
+function listFilters({ query, account }: RequestContext): RouteResult {
+  const list = parseListQuery(query);
+  const filters = list.select(account.filters.all());
+  const fields = list.fields;
+  if (fields) return { body: filters.map((filter) => projectFilter(filter, fields)) };
+  return { body: { status: 200, filters: filters.map((filter) => wireFilter(filter, "string")) } };
+}
+
+/** `POST /bulk_filters/`: creates 1 to 100 filters, all or none; 201 with the created filters, ids as numbers. */
+function createFilters({ query, body, account, nowMs }: RequestContext): RouteResult {
+  new QueryReader(query, [], "POST /bulk_filters/");
+  const inputs = parseCreateBody(body, account.world);
+  const created = account.filters.create(inputs, { userName: account.config.userName, nowMs });
+  return { status: 201, body: created.map((filter) => wireFilter(filter, "number")) };
+}
+
+/** `PUT /bulk_filters/`: merges 1 to 100 changes, all or none; `{location, status}`. */
+function updateFilters({ query, body, account, nowMs }: RequestContext): RouteResult {
+  new QueryReader(query, [], "PUT /bulk_filters/");
+  const changes = parseUpdateBody(body, account.world, account.filters);
+  const updated = account.filters.update(changes, { userName: account.config.userName, nowMs });
+  // A path-absolute URL (the emulator does not know the host name the client used), which GET answers.
+  const location = `${BASE}/?id=${updated.map((filter) => filter.id).join(",")}`;
+  return { body: { location, status: 200 } };
+}
+
+/** `DELETE /bulk_filters/?id=`: deletes 1 to 100 filters, all or none; `{deleted: [{id, name}], status}`. */
+function deleteFilters({ query, account }: RequestContext): RouteResult {
+  const ids = new QueryReader(query, ["id"], "DELETE /bulk_filters/").ids("id", true);
+  if (ids === undefined) throw badRequest(`"id" is required: the comma-separated ids of the filters to delete`, "id");
+  const unknown = ids.filter((id) => !account.filters.has(id));
+  if (unknown.length > 0) throw unknownIdError(unknown, "id");
+  const deleted = account.filters.delete(ids);
+  return { body: { deleted: deleted.map((filter) => ({ id: filter.id, name: filter.name })), status: 200 } };
+}
+
+/** `GET /bulk_filters/{lookup}/?pattern=`: the lookup's values that contain `pattern`. */
+function listLookup({ query, params, account }: RequestContext): RouteResult {
+  const values = lookupValues(params.lookup ?? "", account.world);
+  const pattern = new QueryReader(query, ["pattern"], `GET /bulk_filters/${params.lookup}/`).string("pattern");
+  return { body: { status: 200, values: matchPattern(values, pattern) } };
+}
+
+/** `GET /bulk_filters/subcategories/?category=&pattern=`. */
+function listSubcategories({ query }: RequestContext): RouteResult {
+  const reader = new QueryReader(query, ["category", "pattern"], "GET /bulk_filters/subcategories/");
+  return { body: { status: 200, values: matchPattern(subcategoryValues(reader.string("category")), reader.string("pattern")) } };
+}

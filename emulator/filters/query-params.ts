@@ -1,0 +1,95 @@
+import { describeChoices } from "../../provider/schema";
+import { badRequest } from "../http";
+
+/** Most ids one call may name (spec 4.8 and 8: up to 100 filters per call). */
+export const MAX_FILTERS_PER_CALL = 100;
+
+/**
+ * Strict reading of the query string of a `/bulk_filters` endpoint (spec 4.8, 7: 400 for invalid
+ * parameters). A parameter the endpoint does not know, or one given twice, is a 400 rather than
+ * silently ignored: a typo such as `enable=true` would otherwise return every filter.
+ */
+export class QueryReader {
+  constructor(
+    private readonly query: URLSearchParams,
+    allowed: readonly string[],
+    endpoint: string,
+  ) {
+    for (const name of new Set(query.keys())) {
+      if (!allowed.includes(name)) {
+        const choices = allowed.length === 0 ? "it takes no query parameters" : describeChoices(name, allowed, "parameters");
+        throw badRequest(`unknown query parameter "${name}" for ${endpoint}; ${choices}`, name);
+      }
+      if (query.getAll(name).length > 1) {
+        throw badRequest(`query parameter "${name}" is given more than once; give it once (lists are comma-separated)`, name);
+      }
+    }
+  }
+
+  /** A string parameter, or undefined when absent. */
+  string(name: string): string | undefined {
+    return this.query.get(name) ?? undefined;
+  }
+
+  /** A boolean parameter: exactly `true` or `false`. */
+  boolean(name: string): boolean | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (value === "true") return true;
+    if (value === "false") return false;
+    throw badRequest(`"${name}" must be true or false, got "${value}"`, name);
+  }
+
+  /** An integer parameter within [min, max]. */
+  integer(name: string, min: number, max: number): number | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    const parsed = /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      throw badRequest(`"${name}" must be an integer from ${min} to ${max}, got "${value}"`, name);
+    }
+    return parsed;
+  }
+
+  /** A comma-separated list parameter; empty items (`a,,b`, a trailing comma) are a 400. */
+  list(name: string): string[] | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    const items = value.split(",").map((item) => item.trim());
+    if (items.some((item) => item.length === 0)) {
+      throw badRequest(`"${name}" must be a comma-separated list without empty items, got "${value}"`, name);
+    }
+    return items;
+  }
+
+  /**
+   * A comma-separated list of saved-filter ids (spec 4.8): 1 to 100 positive integers. With
+   * `unique`, an id listed twice is a 400 (api-facts: 400 covers a wrong number of ids).
+   */
+  ids(name: string, unique: boolean): number[] | undefined {
+    const items = this.list(name);
+    if (items === undefined) return undefined;
+    if (items.length > MAX_FILTERS_PER_CALL) {
+      throw badRequest(`"${name}" lists ${items.length} ids; at most ${MAX_FILTERS_PER_CALL} filters per call (spec 8)`, name);
+    }
+    const ids = items.map((item) => {
+      const id = parseFilterId(item);
+      if (id === undefined) throw badRequest(`"${name}" must list numeric filter ids, got "${item}"`, name);
+      return id;
+    });
+    const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
+    if (unique && duplicate !== undefined) throw badRequest(`"${name}" lists id ${duplicate} more than once`, name);
+    return [...new Set(ids)];
+  }
+}
+
+/**
+ * A saved-filter id from the wire, where it is a number or a numeric string (spec 2.7, api-facts);
+ * undefined when it is neither a positive integer nor its decimal string.
+ */
+export function parseFilterId(value: unknown): number | undefined {
+  const text = typeof value === "number" ? String(value) : value;
+  if (typeof text !== "string" || !/^[1-9]\d*$/.test(text)) return undefined;
+  const id = Number(text);
+  return Number.isSafeInteger(id) ? id : undefined;
+}
