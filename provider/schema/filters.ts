@@ -61,8 +61,16 @@ export const SavedFilterInput = z.object({
 /** A {@link SavedFilterInput}. */
 export type SavedFilterInput = z.infer<typeof SavedFilterInput>;
 
-/** A PUT body item (spec 4.8): the id and the fields to merge into the existing filter. */
-export const SavedFilterUpdate = SavedFilterInput.partial().extend({ id: Identifier });
+/**
+ * A PUT body item (spec 4.8): the id and the fields to merge into the existing filter. PUT merges,
+ * so an optional field can only be removed by naming it: `null` clears `category` and
+ * `subcategory` (the emulator's choice, emulator/README.md).
+ */
+export const SavedFilterUpdate = SavedFilterInput.partial().extend({
+  id: Identifier,
+  category: z.string().nullable().optional(),
+  subcategory: z.string().nullable().optional(),
+});
 /** A {@link SavedFilterUpdate} before parsing (the id may be a number or a string). */
 export type SavedFilterUpdate = z.input<typeof SavedFilterUpdate>;
 

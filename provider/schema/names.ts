@@ -75,7 +75,7 @@ const MINUTES = ["count", "per_unique_device", "per_ended_play"] as const;
  * Value fields per metric. api-facts names most metrics; the rest follow the family they belong to
  * (a "-with-ads" variant has the fields of its base metric, an ad- metric those of its content twin).
  */
-export const METRIC_VALUE_FIELDS: Record<MetricName, readonly ValueField[]> = {
+const VALUE_FIELDS_BY_METRIC = {
   "abandonment": COUNT_PERCENTAGE, "abandonment-with-pre-roll": COUNT_PERCENTAGE,
   "abandonment-without-pre-roll": COUNT_PERCENTAGE, "ad-actual-duration": VALUE, "ad-attempts": COUNT,
   "ad-bitrate": ["bps"], "ad-completed-creative-plays": COUNT_PERCENTAGE, "ad-concurrent-plays": COUNT,
@@ -108,7 +108,13 @@ export const METRIC_VALUE_FIELDS: Record<MetricName, readonly ValueField[]> = {
   "video-start-failures-tech": COUNT_PERCENTAGE, "video-start-failures-tech-with-pre-roll": COUNT_PERCENTAGE,
   "video-start-failures-tech-without-pre-roll": COUNT_PERCENTAGE, "video-start-time": VALUE,
   "zero-cirr-ended-plays": COUNT_PERCENTAGE,
-};
+} as const satisfies Record<MetricName, readonly ValueField[]>;
+
+/** The value fields of each metric as types: `MetricValueFields["plays"]` is `readonly ["count", "percentage"]`. */
+export type MetricValueFields = typeof VALUE_FIELDS_BY_METRIC;
+
+/** Value fields per metric (see {@link MetricValueFields} for the per-metric types). */
+export const METRIC_VALUE_FIELDS: Record<MetricName, readonly ValueField[]> = VALUE_FIELDS_BY_METRIC;
 
 /** Value fields that are JSON integers on the wire (api-facts: never `12.0`). */
 export const INTEGER_VALUE_FIELDS: ReadonlySet<ValueField> = new Set(["count"]);

@@ -1,0 +1,95 @@
+import { z } from "zod";
+import {
+  PII_STATUSES,
+  PiiOptOutRequest,
+  PiiOptOutRequestList,
+  PiiOptOutSubmission,
+  PiiOptOutSubmitResponse,
+} from "../schema";
+import { ArgumentError, parseArguments } from "./errors";
+import { CalendarDate } from "./filters";
+import type { Requester } from "./request";
+import type { CallOptions } from "./transport";
+
+/** Spec 4.10 and 8: at most 100 identifiers per opt-out request. */
+export const IDENTIFIERS_PER_REQUEST = 100;
+
+const PII_OPT_OUT = "/pii-opt-out";
+
+/** What {@link PiiApi.submit} takes (spec 4.10), in the client's camelCase. */
+export const PiiSubmitArguments = z.strictObject({
+  /** Viewer ids or user ids, all of one kind (spec 4.10); sent as `viewer_id`. */
+  identifiers: z.array(z.string().min(1)).min(1, { message: "give at least one viewer id or user id" }),
+  /** Addresses to notify when the request is FINISHED (spec 6); sent as `@notification_email`. */
+  notificationEmails: z.array(z.email()).optional(),
+});
+/** The argument of {@link PiiApi.submit}. */
+export type PiiSubmitArguments = z.input<typeof PiiSubmitArguments>;
+
+/** The query of {@link PiiApi.list} (spec 4.10). */
+export const PiiListQuery = z
+  .strictObject({
+    /** At most this many requests. */
+    limit: z.number().int().positive().optional(),
+    /** Created on or after this day (YYYY-MM-DD). */
+    start: CalendarDate.optional(),
+    /** Created on or before this day (YYYY-MM-DD). */
+    end: CalendarDate.optional(),
+    /** Only requests in these states (sent comma-separated). */
+    status: z.array(z.enum(PII_STATUSES)).min(1).optional(),
+  })
+  .refine((query) => query.start === undefined || query.end === undefined || query.start <= query.end, {
+    message: "end is before start: give a creation range whose end is on or after its start",
+    path: ["end"],
+  });
+/** The query of {@link PiiApi.list}. */
+export type PiiListQuery = z.input<typeof PiiListQuery>;
+
+/**
+ * The PII opt-out family (spec 4.10): submit deletion requests for viewer or user ids and read their
+ * state (spec 3.1: ENQUEUED, STARTED, FINISHED).
+ */
+export class PiiApi {
+  constructor(private readonly requester: Requester) {}
+
+  /**
+   * Submits one opt-out request of at most 100 identifiers and answers its id, how many identifiers
+   * it created and how many were ignored as submitted before (spec 2.9, api-facts: `ignored`).
+   * POST is never retried: after a failure, `list` shows whether the request was made.
+   */
+  async submit(submission: PiiSubmitArguments, options: CallOptions = {}): Promise<PiiOptOutSubmitResponse> {
+    const checked = parseArguments(PiiSubmitArguments, submission, "submission");
+    if (checked.identifiers.length > IDENTIFIERS_PER_REQUEST) {
+      throw new ArgumentError(
+        "submission.identifiers",
+        `at most ${IDENTIFIERS_PER_REQUEST} identifiers per request (spec 4.10), got ${checked.identifiers.length}: split them into several submissions`,
+      );
+    }
+    const body: PiiOptOutSubmission = {
+      viewer_id: checked.identifiers,
+      ...(checked.notificationEmails === undefined ? {} : { "@notification_email": checked.notificationEmails }),
+    };
+    return this.requester.request({ method: "POST", path: PII_OPT_OUT, body, ...options }, PiiOptOutSubmitResponse);
+  }
+
+  /** Lists opt-out requests matching `query` (all without one). */
+  async list(query: PiiListQuery = {}, options: CallOptions = {}): Promise<PiiOptOutRequest[]> {
+    const checked = parseArguments(PiiListQuery, query, "query");
+    const answer = await this.requester.request(
+      {
+        method: "GET",
+        path: PII_OPT_OUT,
+        query: { limit: checked.limit, start: checked.start, end: checked.end, status: checked.status?.join(",") },
+        ...options,
+      },
+      PiiOptOutRequestList,
+    );
+    return answer.requests;
+  }
+
+  /** One opt-out request with its state; an unknown id is a `NotFoundError`. */
+  async get(id: string, options: CallOptions = {}): Promise<PiiOptOutRequest> {
+    const checkedId = parseArguments(z.string().min(1), id, "id");
+    return this.requester.request({ method: "GET", path: PII_OPT_OUT, query: { id: checkedId }, ...options }, PiiOptOutRequest);
+  }
+}

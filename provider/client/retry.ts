@@ -1,0 +1,97 @@
+import { setTimeout as delay } from "node:timers/promises";
+import { ApiError, ConnectionError, RateLimitError, TimeoutError, type HttpMethod } from "./errors";
+
+/**
+ * The client's one retry policy (a pure decision plus the clock it runs on). Rules, in order:
+ * 1. POST is never retried: the API has no idempotency key (api-facts), so a resent POST could
+ *    create twice; the resource layer reconciles instead.
+ * 2. At most `maxRetries` retries after the first attempt.
+ * 3. Only 429, 5xx, connection errors and timeouts are retried (GET, PUT and DELETE are idempotent).
+ * 4. The wait is the server's `Retry-After` when given (seconds or HTTP date), else a capped,
+ *    jittered exponential backoff.
+ * 5. When the wait would end after the time budget of the call, the call gives up at once with the
+ *    last error instead of sleeping in vain.
+ */
+export interface RetryOptions {
+  /** Retries after the first attempt. Default 3; 0 turns retries off. */
+  maxRetries: number;
+  /** Backoff of the first retry, doubled for each further one. Default 250 ms. */
+  baseDelayMs: number;
+  /** Upper bound of the backoff (not of a server's `Retry-After`). Default 8 s. */
+  maxDelayMs: number;
+  /** Time budget of one call from its first attempt, waits included. Default 60 s. */
+  budgetMs: number;
+  /** Source of jitter in [0, 1); injectable for tests. */
+  random: () => number;
+  /** Waits `ms` milliseconds unless `signal` aborts; injectable for tests. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Current time in epoch milliseconds (budget and `Retry-After` dates); injectable for tests. */
+  now: () => number;
+}
+
+/** Defaults of {@link RetryOptions}. */
+export const DEFAULT_RETRY_OPTIONS = {
+  maxRetries: 3,
+  baseDelayMs: 250,
+  maxDelayMs: 8_000,
+  budgetMs: 60_000,
+  random: Math.random,
+  sleep: (ms, signal) => delay(ms, undefined, signal ? { signal } : {}),
+  now: Date.now,
+} satisfies RetryOptions;
+
+/** What the policy knows about a failed attempt. */
+export interface FailedAttempt {
+  method: HttpMethod;
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** What the attempt threw. */
+  error: unknown;
+  /** Time since the first attempt started. */
+  elapsedMs: number;
+}
+
+/** The policy's answer: wait and retry, or give up (with the reason, for debugging). */
+export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: string };
+
+/** Applies the rules of the module comment, in order, to one failed attempt. */
+export function decideRetry(options: RetryOptions, failed: FailedAttempt): RetryDecision {
+  if (failed.method === "POST") return { retry: false, reason: "POST is never retried" };
+  if (failed.attempt > options.maxRetries) return { retry: false, reason: `no retries left (maxRetries ${options.maxRetries})` };
+  if (!isRetryable(failed.error)) return { retry: false, reason: "the error is not retryable" };
+  const serverWait = failed.error instanceof ApiError ? failed.error.retryAfterMs : undefined;
+  const delayMs = serverWait ?? backoffDelay(options, failed.attempt);
+  if (failed.elapsedMs + delayMs > options.budgetMs) {
+    return { retry: false, reason: `waiting ${delayMs} ms would exceed the time budget of ${options.budgetMs} ms` };
+  }
+  return { retry: true, delayMs };
+}
+
+/** 429, 5xx, connection errors and timeouts: failures that a later identical request may not meet. */
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof ConnectionError || error instanceof TimeoutError || error instanceof RateLimitError) return true;
+  return error instanceof ApiError && error.status >= 500;
+}
+
+/**
+ * Exponential backoff capped at `maxDelayMs`, with "equal jitter": between half and all of the
+ * capped value, so concurrent clients spread out while every retry still waits a little.
+ */
+export function backoffDelay(options: Pick<RetryOptions, "baseDelayMs" | "maxDelayMs" | "random">, attempt: number): number {
+  const capped = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(capped / 2 + (capped / 2) * options.random());
+}
+
+/**
+ * Reads a `Retry-After` header (RFC 9110 10.2.3): delay seconds or an HTTP date.
+ * Returns the wait in milliseconds (never negative), or undefined when absent or unreadable.
+ */
+export function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  // An HTTP date names its weekday and month; without letters, Date.parse would read "-3" as a year.
+  const dateMs = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(dateMs)) return undefined;
+  return Math.max(0, dateMs - nowMs);
+}

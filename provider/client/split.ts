@@ -1,0 +1,130 @@
+import type { Interval } from "./time-range";
+
+/**
+ * Splitting helpers that make the service's limits invisible (spec 8): a range too long for one
+ * request becomes consecutive windows, an answer that is too large or full becomes two halves, a
+ * list too long for one request becomes chunks. Time boundaries fall on a {@link Grid}: the
+ * service's metric intervals are aligned to UTC boundaries of the granularity (days at 00:00Z,
+ * weeks on Mondays) and a range is widened to whole intervals, so a window boundary on that grid
+ * never cuts an interval in two: merged windows have no repeated and no missing interval.
+ */
+
+/** Aligned boundaries: `originMs` plus whole multiples of `stepMs`. */
+export interface Grid {
+  stepMs: number;
+  originMs: number;
+}
+
+/** 1970-01-05T00:00Z, the first Monday after the epoch: week-long intervals start on Mondays (ISO 8601). */
+const FIRST_MONDAY_MS = 4 * 86_400_000;
+const WEEK_MS = 7 * 86_400_000;
+
+/** The grid of a metric granularity: epoch-aligned, Monday-aligned for a week or more. */
+export function granularityGrid(stepMs: number): Grid {
+  return { stepMs, originMs: stepMs >= WEEK_MS ? FIRST_MONDAY_MS : 0 };
+}
+
+/** The last boundary at or before `epochMs`. */
+function floorToGrid(epochMs: number, grid: Grid): number {
+  return grid.originMs + Math.floor((epochMs - grid.originMs) / grid.stepMs) * grid.stepMs;
+}
+
+/** The first boundary at or after `epochMs`. */
+function ceilToGrid(epochMs: number, grid: Grid): number {
+  return grid.originMs + Math.ceil((epochMs - grid.originMs) / grid.stepMs) * grid.stepMs;
+}
+
+/**
+ * Consecutive windows covering `interval` whose inner boundaries lie on the grid, each at most
+ * `maxLengthMs` long even after the service widens it to whole intervals (the grid's step must be
+ * shorter than `maxLengthMs`).
+ */
+export function splitIntoWindows(interval: Interval, maxLengthMs: number, grid: Grid = { stepMs: 1, originMs: 0 }): Interval[] {
+  const windows: Interval[] = [];
+  const stepsPerWindow = Math.floor(maxLengthMs / grid.stepMs);
+  let startMs = interval.startMs;
+  while (ceilToGrid(interval.endMs, grid) - floorToGrid(startMs, grid) > maxLengthMs) {
+    const endMs = floorToGrid(startMs, grid) + stepsPerWindow * grid.stepMs;
+    windows.push({ startMs, endMs });
+    startMs = endMs;
+  }
+  windows.push({ startMs, endMs: interval.endMs });
+  return windows;
+}
+
+/**
+ * The two halves of `interval`, split on the grid boundary nearest its middle; undefined when no
+ * boundary lies inside it (the floor below which splitting cannot help).
+ */
+export function halveInterval(interval: Interval, grid: Grid): [Interval, Interval] | undefined {
+  if (!Number.isFinite(grid.stepMs)) return undefined;
+  const firstInside = floorToGrid(interval.startMs, grid) + grid.stepMs;
+  const lastInside = floorToGrid(interval.endMs - 1, grid);
+  if (firstInside > lastInside) return undefined;
+  const nearestMiddle = floorToGrid((interval.startMs + interval.endMs) / 2 + grid.stepMs / 2, grid);
+  const middleMs = Math.min(Math.max(nearestMiddle, firstInside), lastInside);
+  return [{ startMs: interval.startMs, endMs: middleMs }, { startMs: middleMs, endMs: interval.endMs }];
+}
+
+/** How {@link fetchHalving} fetches, merges and decides to split. */
+export interface HalvingPlan<T> {
+  /** Halves fall on this grid; an interval with no boundary inside is not split further. */
+  grid: Grid;
+  fetch(interval: Interval): Promise<T>;
+  /** Merges the answers of consecutive parts, in time order. */
+  merge(parts: T[]): T;
+  /** Split and retry when the request failed this way (for example 413, spec 7). */
+  halveOnError?(error: unknown): boolean;
+  /** Split and fetch again when the answer is full (for example 500 viewer sessions, spec 4.3). */
+  halveOnResult?(result: T): boolean;
+}
+
+/**
+ * Fetches `interval`, and when the plan says so (an error such as 413, or a full answer) fetches
+ * its two halves instead, in parallel, recursively, down to one grid step; then merges. A full answer
+ * at the floor is returned as it is; an error at the floor is thrown. `first` replaces the first
+ * request, so it can use a relative range (`days`) that the service resolves itself.
+ */
+export async function fetchHalving<T>(interval: Interval, plan: HalvingPlan<T>, first?: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await (first ?? (() => plan.fetch(interval)))();
+  } catch (error) {
+    const halves = plan.halveOnError?.(error) ? halveInterval(interval, plan.grid) : undefined;
+    if (!halves) throw error;
+    return plan.merge(await Promise.all(halves.map((half) => fetchHalving(half, plan))));
+  }
+  const halves = plan.halveOnResult?.(result) ? halveInterval(interval, plan.grid) : undefined;
+  if (!halves) return result;
+  return plan.merge(await Promise.all(halves.map((half) => fetchHalving(half, plan))));
+}
+
+/** Splits `items` into chunks of at most `size`, in order. */
+export function chunk<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let index = 0; index < items.length; index += size) chunks.push(items.slice(index, index + size));
+  return chunks;
+}
+
+/**
+ * Chunks of at most `size` items that all contain `pinned` first: a group-by selection split this
+ * way sorts every chunk by the same metric, so every chunk returns the same top entities.
+ */
+export function chunkWithPinned<T>(items: readonly T[], size: number, pinned: T): T[][] {
+  const others = items.filter((item) => item !== pinned);
+  if (others.length === 0) return [[pinned]];
+  return chunk(others, size - 1).map((part) => [pinned, ...part]);
+}
+
+/**
+ * The items with distinct keys; where a key repeats, the LAST occurrence wins (parts are merged in
+ * time order, so it is the most recent state), at the position of the first.
+ */
+export function dedupeBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const byKey = new Map<string, T>();
+  for (const item of items) {
+    // Map.set keeps a key's first position and replaces its value.
+    byKey.set(key(item), item);
+  }
+  return [...byKey.values()];
+}

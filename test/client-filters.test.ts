@@ -1,0 +1,231 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  ArgumentError,
+  BadRequestError,
+  InsightsClient,
+  InternalServerError,
+  NotFoundError,
+  PartialFailureError,
+  PermissionDeniedError,
+  type SavedFilter,
+  type SavedFilterInput,
+} from "../provider/client";
+import { journalMark, requestsSince } from "./support/query-families";
+import { BASIC, DEV, startTestEmulator, type TestEmulator } from "./support/emulator";
+
+// The saved-filter family of the typed client (spec 4.8) against the emulator over loopback.
+// HTTP calls are counted in the emulator's journal.
+
+let emulator: TestEmulator;
+let client: InsightsClient;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  client = new InsightsClient({ baseUrl: emulator.url, ...DEV, retry: { baseDelayMs: 1, sleep: async () => {} } });
+});
+afterEach(async () => {
+  await emulator.control("DELETE", "faults");
+});
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+});
+
+/** The error a call rejects with (the test fails if the call succeeds). */
+const failure = (call: Promise<unknown>): Promise<unknown> => call.then(() => expect.fail("expected the call to fail"), (error: unknown) => error);
+
+function filterInput(name: string, overrides: Partial<SavedFilterInput> = {}): SavedFilterInput {
+  return {
+    name,
+    rules: { op: "and", rules: [{ op: "or", rules: [{ field: "Asset Name", op: "contains", value: name }] }] },
+    ...overrides,
+  };
+}
+
+describe("create, read, update and delete", () => {
+  let created: SavedFilter[];
+  beforeAll(async () => {
+    created = await client.filters.create([
+      filterInput("h5 sports live", { category: "CONTENT", subcategory: "Asset", advanced: true, enabled: true }),
+      filterInput("h5 sports", { category: "NETWORK", subcategory: "Resource", advanced: false, enabled: false }),
+      filterInput("h5 news"),
+    ]);
+  });
+
+  it("creates filters and answers them in input order with string ids", () => {
+    expect(created.map((filter) => filter.name)).toEqual(["h5 sports live", "h5 sports", "h5 news"]);
+    for (const filter of created) expect(filter.id).toMatch(/^\d+$/);
+    expect(created[0]).toMatchObject({ category: "CONTENT", subcategory: "Asset", advanced: true, enabled: true, creator: "dev@example.com" });
+  });
+
+  it("gets one filter by id (string or number), and NotFoundError for an unknown id", async () => {
+    expect(await client.filters.get(created[1]!.id)).toEqual(created[1]);
+    expect(await client.filters.get(Number(created[2]!.id))).toMatchObject({ id: created[2]!.id, name: "h5 news" });
+    const missing = await failure(client.filters.get("999999"));
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing).toMatchObject({ status: 404, parameter: "id" });
+  });
+
+  it("finds filters by exact name only", async () => {
+    const found = await client.filters.findByName("h5 sports");
+    expect(found.map((filter) => filter.id)).toEqual([created[1]!.id]);
+    expect(await client.filters.findByName("h5 spo")).toEqual([]);
+  });
+
+  it("lists with every query parameter", async () => {
+    const names = async (query: Parameters<typeof client.filters.list>[0]) => (await client.filters.list(query)).map((filter) => filter.name);
+    expect(await names({ name: "h5 sports" })).toEqual(["h5 sports live", "h5 sports"]);
+    expect(await names({ ids: [created[0]!.id, Number(created[2]!.id)] })).toEqual(["h5 sports live", "h5 news"]);
+    expect(await names({ name: "h5", advanced: true })).toEqual(["h5 sports live"]);
+    expect(await names({ name: "h5", enabled: false })).toEqual(["h5 sports"]);
+    expect(await names({ name: "h5", category: "NETWORK" })).toEqual(["h5 sports"]);
+    expect(await names({ name: "h5", subcategory: "Asset" })).toEqual(["h5 sports live"]);
+    expect(await names({ name: "h5", creator: "dev@example.com", created: "2026-11-20", limit: 2 })).toEqual(["h5 sports live", "h5 sports"]);
+    expect(await names({ name: "h5", created: "2026-11-19" })).toEqual([]);
+    expect(await names({ name: "h5", creator: "someone else" })).toEqual([]);
+  });
+
+  it("lists only the selected fields as a bare array", async () => {
+    const rows = await client.filters.list({ name: "h5 news", fields: ["id", "name"] });
+    expect(rows).toEqual([{ id: created[2]!.id, name: "h5 news" }]);
+  });
+
+  it("sends the query the spec names (comma-separated ids, booleans as text)", async () => {
+    const since = await journalMark(emulator);
+    await client.filters.list({ ids: [created[0]!.id, created[1]!.id], enabled: true, fields: ["id"] });
+    const [entry] = await requestsSince(emulator, since);
+    expect(new URLSearchParams(entry!.query).get("id")).toBe(`${created[0]!.id},${created[1]!.id}`);
+    expect(new URLSearchParams(entry!.query).get("enabled")).toBe("true");
+    expect(new URLSearchParams(entry!.query).get("fields")).toBe("id");
+  });
+
+  it("updates by merging the given fields", async () => {
+    const [answer] = await client.filters.update([{ id: created[2]!.id, enabled: false, name: "h5 news renamed" }]);
+    expect(answer).toMatchObject({ status: 200, location: expect.stringContaining(created[2]!.id) });
+    expect(await client.filters.get(created[2]!.id)).toMatchObject({ name: "h5 news renamed", enabled: false, rules: created[2]!.rules });
+  });
+
+  it("deletes by id and answers the id and name of each", async () => {
+    const [victim] = await client.filters.create([filterInput("h5 to delete")]);
+    expect(await client.filters.delete([victim!.id])).toEqual([{ id: victim!.id, name: "h5 to delete" }]);
+    expect(await failure(client.filters.get(victim!.id))).toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe("batches of more than 100", () => {
+  it("creates, lists, updates and deletes 150 filters in chunks of 100", async () => {
+    const inputs = Array.from({ length: 150 }, (_, index) => filterInput(`h5 bulk ${String(index).padStart(3, "0")}`));
+    let since = await journalMark(emulator);
+    const created = await client.filters.create(inputs);
+    expect(created.map((filter) => filter.name)).toEqual(inputs.map((input) => input.name));
+    expect(new Set(created.map((filter) => filter.id)).size).toBe(150);
+    expect((await requestsSince(emulator, since)).map((entry) => `${entry.method} ${entry.status}`)).toEqual(["POST 201", "POST 201"]);
+
+    const ids = created.map((filter) => filter.id);
+    since = await journalMark(emulator);
+    expect((await client.filters.list({ ids, fields: ["id"] })).map((row) => row.id).sort()).toEqual([...ids].sort());
+    expect(await client.filters.list({ ids, limit: 120, fields: ["id"] })).toHaveLength(120);
+    expect(await requestsSince(emulator, since)).toHaveLength(4);
+
+    since = await journalMark(emulator);
+    const answers = await client.filters.update(ids.map((id) => ({ id, enabled: false })));
+    expect(answers).toHaveLength(2);
+    expect((await client.filters.list({ name: "h5 bulk", enabled: false })).length).toBe(150);
+
+    const deleted = await client.filters.delete(ids);
+    expect(deleted.map((entry) => entry.id).sort()).toEqual([...ids].sort());
+    const calls = (await requestsSince(emulator, since)).filter((entry) => entry.method !== "GET").map((entry) => `${entry.method} ${entry.status}`);
+    expect(calls).toEqual(["PUT 200", "PUT 200", "DELETE 200", "DELETE 200"]);
+  });
+
+  it("reports which chunks were applied when only some fail, and never retries the POST", async () => {
+    await emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters", status: 503, times: 1 });
+    const inputs = Array.from({ length: 120 }, (_, index) => filterInput(`h5 partial ${index}`));
+    const since = await journalMark(emulator);
+    const error = await failure(client.filters.create(inputs));
+    expect(error).toBeInstanceOf(PartialFailureError);
+    const partial = error as PartialFailureError<SavedFilter>;
+    expect(partial.failures).toHaveLength(1);
+    expect(partial.cause).toBeInstanceOf(InternalServerError);
+    const failedSize = partial.failures[0]!.chunk === 0 ? 100 : 20;
+    expect(partial.completed).toHaveLength(120 - failedSize);
+    expect((await client.filters.list({ name: "h5 partial" })).length).toBe(120 - failedSize);
+    const posts = (await requestsSince(emulator, since)).filter((entry) => entry.method === "POST");
+    expect(posts.map((entry) => entry.status).sort()).toEqual([201, 503]);
+  });
+
+  it("throws the error itself when every chunk fails", async () => {
+    await emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters", status: 503, times: 1 });
+    expect(await failure(client.filters.create([filterInput("h5 all failed")]))).toBeInstanceOf(InternalServerError);
+  });
+});
+
+describe("lookups", () => {
+  it("lists the filter field names", async () => {
+    const fields = await client.filters.fields();
+    expect(fields).toContain("Asset Name");
+    expect(fields).toContain("Tag");
+  });
+
+  it("answers every lookup, narrowed by pattern", async () => {
+    for (const name of ["asn", "categories", "cities", "continents", "countries", "dma", "isp", "states", "tags"] as const) {
+      const values = await client.filters.lookup(name);
+      expect(values.length, name).toBeGreaterThan(0);
+      const pattern = values[0]!.slice(0, 3);
+      const narrowed = await client.filters.lookup(name, pattern);
+      expect(narrowed.length, name).toBeGreaterThan(0);
+      expect(narrowed.every((value) => value.toLowerCase().includes(pattern.toLowerCase())), name).toBe(true);
+    }
+    expect(await client.filters.lookup("categories")).toContain("CONTENT");
+  });
+
+  it("lists subcategories of a category", async () => {
+    expect(await client.filters.subcategories({ category: "CONTENT" })).toContain("Asset");
+    expect(await client.filters.subcategories({ category: "NETWORK", pattern: "Res" })).toEqual(["Resource"]);
+    const error = await failure(client.filters.subcategories({ category: "CONTNET" }));
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).message).toContain("CONTENT");
+  });
+});
+
+describe("arguments are checked before sending", () => {
+  it("names the argument and what to change, and sends nothing", async () => {
+    const since = await journalMark(emulator);
+    const cases: Array<[() => Promise<unknown>, string, RegExp]> = [
+      [() => client.filters.create([filterInput("ok"), { name: "", rules: filterInput("x").rules }]), "inputs[1].name", /./],
+      [() => client.filters.create([{ name: "no rules" } as SavedFilterInput]), "inputs[0].rules", /./],
+      [() => client.filters.list({ created: "20.11.2026" }), "query.created", /YYYY-MM-DD/],
+      [() => client.filters.list({ limit: 0 }), "query.limit", /./],
+      [() => client.filters.list({ fields: ["nmae" as "name"] }), "query.fields[0]", /./],
+      [() => client.filters.list({ nmae: "x" } as never), "query", /nmae/],
+      [() => client.filters.lookup("countires" as "countries"), "name", /did you mean "countries"/],
+      [() => client.filters.delete([""]), "ids[0]", /./],
+      [() => client.filters.get(""), "id", /./],
+    ];
+    for (const [call, path, message] of cases) {
+      const error = await failure(call());
+      expect(error, path).toBeInstanceOf(ArgumentError);
+      expect((error as ArgumentError).path, path).toBe(path);
+      expect((error as ArgumentError).message, path).toMatch(message);
+    }
+    expect(await requestsSince(emulator, since)).toEqual([]);
+  });
+
+  it("answers an empty batch without a request", async () => {
+    const since = await journalMark(emulator);
+    expect(await client.filters.create([])).toEqual([]);
+    expect(await client.filters.delete([])).toEqual([]);
+    expect(await requestsSince(emulator, since)).toEqual([]);
+  });
+});
+
+it("maps an account without bulk filters to PermissionDeniedError (spec 1)", async () => {
+  const basic = new InsightsClient({ baseUrl: emulator.url, ...BASIC });
+  try {
+    const error = await failure(basic.filters.list());
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect(error).toMatchObject({ status: 403, code: "feature_not_enabled" });
+  } finally {
+    await basic.close();
+  }
+});

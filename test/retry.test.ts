@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import {
+  ApiError,
+  apiErrorFor,
+  ArgumentError,
+  ConnectionError,
+  ResponseValidationError,
+  TimeoutError,
+  type HttpMethod,
+} from "../provider/client/errors";
+import { backoffDelay, decideRetry, DEFAULT_RETRY_OPTIONS, parseRetryAfter, type RetryOptions } from "../provider/client/retry";
+
+// Pure unit tests of the retry policy (provider/client/retry.ts): no HTTP, no clock.
+
+const request = { method: "GET" as const, path: "/kpis" };
+const policy: RetryOptions = { ...DEFAULT_RETRY_OPTIONS, maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1_000, budgetMs: 10_000, random: () => 0.5 };
+
+function statusError(status: number, retryAfterMs?: number): ApiError {
+  return apiErrorFor({ ...request, status, body: { status, error: "x", message: "m" }, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+}
+
+function decide(error: unknown, overrides: { method?: HttpMethod; attempt?: number; elapsedMs?: number; options?: Partial<RetryOptions> } = {}) {
+  return decideRetry({ ...policy, ...overrides.options }, {
+    method: overrides.method ?? "GET",
+    attempt: overrides.attempt ?? 1,
+    error,
+    elapsedMs: overrides.elapsedMs ?? 0,
+  });
+}
+
+describe("retry policy", () => {
+  it("retries 429, every 5xx, connection errors and timeouts of GET, PUT and DELETE", () => {
+    const retryable = [statusError(429), statusError(500), statusError(502), statusError(503), statusError(504), new ConnectionError(request, new Error("reset")), new TimeoutError(request, 50)];
+    for (const method of ["GET", "PUT", "DELETE"] as const) {
+      for (const error of retryable) expect(decide(error, { method }).retry, `${method} ${error.name}`).toBe(true);
+    }
+  });
+
+  it("never retries a POST, whatever failed", () => {
+    for (const error of [statusError(429, 0), statusError(503), new ConnectionError(request, new Error("reset")), new TimeoutError(request, 50)]) {
+      expect(decide(error, { method: "POST" })).toEqual({ retry: false, reason: "POST is never retried" });
+    }
+  });
+
+  it("does not retry client errors, schema mismatches or other thrown values", () => {
+    for (const error of [statusError(400), statusError(401), statusError(403), statusError(404), statusError(409), statusError(413), statusError(422), new ResponseValidationError(request, 200, ["x: y"]), new ArgumentError("limit", "too big"), new Error("bug")]) {
+      expect(decide(error).retry, String(error)).toBe(false);
+    }
+  });
+
+  it("stops after maxRetries retries", () => {
+    expect(decide(statusError(503), { attempt: 3 }).retry).toBe(true);
+    expect(decide(statusError(503), { attempt: 4 })).toMatchObject({ retry: false, reason: expect.stringContaining("maxRetries 3") });
+    expect(decide(statusError(503), { options: { maxRetries: 0 } }).retry).toBe(false);
+  });
+
+  it("waits what Retry-After asks, even above the backoff cap", () => {
+    expect(decide(statusError(429, 7_000))).toEqual({ retry: true, delayMs: 7_000 });
+    expect(decide(statusError(503, 0))).toEqual({ retry: true, delayMs: 0 });
+  });
+
+  it("gives up at once when the wait would end after the budget", () => {
+    expect(decide(statusError(429, 120_000))).toMatchObject({ retry: false, reason: expect.stringContaining("budget") });
+    expect(decide(statusError(503), { elapsedMs: 9_990 })).toMatchObject({ retry: false, reason: expect.stringContaining("budget") });
+    expect(decide(statusError(429, 5_000), { elapsedMs: 5_000 })).toEqual({ retry: true, delayMs: 5_000 });
+  });
+
+  it("backs off exponentially, capped, with equal jitter", () => {
+    const at = (random: number) => (attempt: number) => backoffDelay({ ...policy, random: () => random }, attempt);
+    expect([1, 2, 3, 4, 5, 6].map(at(0))).toEqual([50, 100, 200, 400, 500, 500]);
+    expect([1, 2, 3, 4, 5, 6].map(at(0.999999))).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect(decide(statusError(503), { attempt: 2 })).toEqual({ retry: true, delayMs: 150 });
+  });
+});
+
+describe("Retry-After parsing", () => {
+  const now = Date.parse("2026-11-20T12:30:00Z");
+  it("reads delay seconds", () => {
+    expect(parseRetryAfter("3", now)).toBe(3_000);
+    expect(parseRetryAfter(" 0 ", now)).toBe(0);
+    expect(parseRetryAfter("1.5", now)).toBe(1_500);
+    expect(parseRetryAfter(["2", "9"], now)).toBe(2_000);
+  });
+  it("reads an HTTP date, never negative", () => {
+    expect(parseRetryAfter("Fri, 20 Nov 2026 12:30:05 GMT", now)).toBe(5_000);
+    expect(parseRetryAfter("Fri, 20 Nov 2026 12:29:00 GMT", now)).toBe(0);
+  });
+  it("ignores an absent or unreadable header", () => {
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+    expect(parseRetryAfter("", now)).toBeUndefined();
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter("-3", now)).toBeUndefined();
+  });
+});

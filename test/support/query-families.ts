@@ -1,0 +1,45 @@
+import { AlertsApi } from "../../provider/client/alerts";
+import { MetricsApi } from "../../provider/client/metrics";
+import { SessionsApi } from "../../provider/client/sessions";
+import { resolveSettings } from "../../provider/client/settings";
+import { Transport } from "../../provider/client/transport";
+import { DEV, TEST_NOW_MS, type TestEmulator } from "./emulator";
+
+/**
+ * The query families of the typed client (sessions, metrics, alerts) over real HTTP to a test
+ * emulator, with the client's clock at the emulator's frozen TEST_NOW: the recency limits of spec 8
+ * and the splitting of relative ranges read that clock. Retries are off so the journal shows
+ * exactly the requests the families send.
+ */
+export function queryFamilies(emulator: TestEmulator, account: { clientId: string; clientSecret: string } = DEV) {
+  const transport = new Transport(resolveSettings({ baseUrl: emulator.url, ...account, retry: { maxRetries: 0 }, env: {} }));
+  const now = () => TEST_NOW_MS;
+  return {
+    sessions: new SessionsApi(transport, { now }),
+    metrics: new MetricsApi(transport, { realTime: false, now }),
+    realTimeMetrics: new MetricsApi(transport, { realTime: true, now }),
+    alerts: new AlertsApi(transport),
+    close: () => transport.close(),
+  };
+}
+
+/** One API request as the emulator's journal records it (emulator/journal.ts). */
+export interface JournalEntry {
+  seq: number;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  fault?: string;
+}
+
+/** The journal's last sequence number, to read only later requests with {@link requestsSince}. */
+export async function journalMark(emulator: TestEmulator): Promise<number> {
+  return (await emulator.control("GET", "requests")).body.last_seq as number;
+}
+
+/** The API requests answered after `mark`, with their query parsed. */
+export async function requestsSince(emulator: TestEmulator, mark: number): Promise<Array<JournalEntry & { params: URLSearchParams }>> {
+  const { body } = await emulator.control("GET", `requests?since=${mark}`);
+  return (body.requests as JournalEntry[]).map((entry) => ({ ...entry, params: new URLSearchParams(entry.query) }));
+}
