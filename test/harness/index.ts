@@ -1,0 +1,19 @@
+/**
+ * The provider-host test harness: drives the SDK's real dynamic-provider host over gRPC from
+ * tsc-built code, as the engine would (pulumi-dynamic-providers note, "Testing without the CLI").
+ *
+ * ```ts
+ * const resource = await captureDynamicResource({ module: "dist/provider/...", exportName: "SavedFilter", args: ["f", {...}] });
+ * const project = createTestProject();               // node_modules resolves pulumi-insights
+ * const host = await startProviderHost({ projectDir: project.dir });
+ * await host.configure({ "insights:clientSecret": secret("...") });
+ * const { state } = await up(host, resource.inputs);  // check + create
+ * await host.close(); project.remove();
+ * ```
+ */
+export * from "./capture";
+export * from "./engine";
+export * from "./host";
+export * from "./lifecycle";
+export * from "./project";
+export * from "./struct";
