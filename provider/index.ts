@@ -1,5 +1,14 @@
 /**
  * pulumi-insights: Pulumi resources, data sources and a typed client for the Insights API.
- * STUB: exports are added as the resources, data sources and client land.
+ *
+ * @example
+ * import { SavedFilter, and, or, field, tag } from "pulumi-insights";
+ * new SavedFilter("north-america", {
+ *   name: "North America, no test devices",
+ *   rules: and(or(field("Country").equals("United States"), field("Country").equals("Canada")), tag("deviceId").notContains("test-")),
+ * });
  */
+export * from "./client";
+export * from "./resources";
+export * from "./rules";
 export * as schema from "./schema";

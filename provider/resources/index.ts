@@ -1,0 +1,2 @@
+/** The Pulumi resources of the package (dynamic resources; see host/shim.ts for how they load). */
+export { SavedFilter, type SavedFilterArgs } from "./saved-filter";

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  captureDynamicResource, CheckFailedError, createTestProject, destroy, refresh, secret, startProviderHost, up,
+  type PropertyMap, type ProviderHost, type TestProject,
+} from "../harness";
+import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
+
+/**
+ * SavedFilter through the real dynamic-provider host over gRPC, from the tsc build, against the
+ * emulator: what `pulumi preview/up/refresh/destroy` would do (pulumi-dynamic-providers note).
+ */
+const MODULE = "dist/provider/resources/saved-filter.js";
+
+const usRules = {
+  op: "and",
+  rules: [
+    { op: "or", rules: [{ field: "Country", op: "equals", value: "United States" }, { field: "Country", op: "equals", value: "Canada" }] },
+    { field: "Tag", key: "deviceId", op: "not_contains", value: "test-" },
+  ],
+};
+/** The same filter as {@link usRules}, reordered and regrouped: must never diff. */
+const usRulesShuffled = {
+  op: "and",
+  rules: [
+    { field: "Tag", key: "deviceId", op: "not_contains", value: "test-" },
+    { op: "and", rules: [{ op: "or", rules: [{ field: "Country", op: "equals", value: "Canada" }, { field: "Country", op: "equals", value: "United States" }] }] },
+  ],
+};
+
+describe("SavedFilter through the dynamic-provider host", () => {
+  let emulator: TestEmulator;
+  let project: TestProject;
+  let host: ProviderHost;
+  let providerText: string;
+
+  /** The inputs the engine would send for `new SavedFilter(name, args)`. */
+  const inputs = (args: Record<string, unknown>): PropertyMap => ({ ...args, __provider: providerText });
+  const listed = async (): Promise<Array<Record<string, any>>> => (await emulator.get("/bulk_filters/")).body.filters;
+  const journal = async () => (await emulator.control("GET", "requests")).body.requests as Array<{ method: string; path: string; status: number; reset?: boolean }>;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    project = createTestProject();
+    const [captured, started] = await Promise.all([
+      captureDynamicResource({ module: MODULE, exportName: "SavedFilter", args: ["us", { name: "US and Canada", rules: usRules }] }),
+      startProviderHost({ projectDir: project.dir }),
+    ]);
+    providerText = captured.provider;
+    host = started;
+    await host.configure({
+      "insights:baseUrl": emulator.url,
+      "insights:clientId": DEV.clientId,
+      "insights:clientSecret": secret(DEV.clientSecret),
+    });
+  });
+  afterAll(async () => {
+    await host?.close();
+    project?.remove();
+    await emulator?.close();
+  });
+  beforeEach(async () => {
+    await emulator.control("POST", "reset");
+  });
+
+  it("serializes a small provider that names its implementation and holds no setting", () => {
+    expect(providerText).toContain("pulumi-insights/dist/provider/resources/saved-filter-provider");
+    expect(providerText.length).toBeLessThan(4_000);
+    expect(providerText).not.toContain(DEV.clientSecret);
+    expect(providerText).not.toContain(emulator.url);
+  });
+
+  it("creates, leaves an equivalent reordering alone, updates in place, clears a removed field and deletes", async () => {
+    const created = await up(host, inputs({ name: "US and Canada", rules: usRules, category: "GEO", subcategory: "Country" }));
+    expect(created.operation).toBe("create");
+    expect(created.state.outputs).toMatchObject({
+      filterId: created.state.id, name: "US and Canada", category: "GEO", subcategory: "Country",
+      advanced: false, content: false, enabled: true, creator: "dev@example.com", created: expect.any(String),
+    });
+    expect((await listed()).map((filter) => filter.id)).toEqual([created.state.id]);
+
+    const same = await up(host, inputs({ name: "US and Canada", rules: usRulesShuffled, category: "GEO", subcategory: "Country" }), created.state);
+    expect(same.operation).toBe("same");
+
+    await emulator.control("DELETE", "requests");
+    const renamed = await up(host, inputs({ name: "North America", rules: usRulesShuffled, subcategory: "Country", category: "GEO", advanced: true }), created.state);
+    expect(renamed.operation).toBe("update");
+    expect(renamed.state.id).toBe(created.state.id);
+    expect(renamed.state.outputs).toMatchObject({ name: "North America", advanced: true });
+    // Only what changed is sent (spec 4.8: PUT merges).
+    const puts = (await journal()).filter((entry) => entry.method === "PUT");
+    expect(puts).toHaveLength(1);
+
+    const cleared = await up(host, inputs({ name: "North America", rules: usRules, advanced: true }), renamed.state);
+    expect(cleared.operation).toBe("update");
+    expect(cleared.state.outputs).not.toHaveProperty("category");
+    const [stored] = await listed();
+    expect(stored).not.toHaveProperty("category");
+    expect(stored).not.toHaveProperty("subcategory");
+
+    await destroy(host, cleared.state);
+    expect(await listed()).toEqual([]);
+  });
+
+  it("prints the change of the rules as a rule-tree diff during preview", async () => {
+    const { state } = await up(host, inputs({ name: "US and Canada", rules: usRules }));
+    const changed = { op: "and", rules: [{ field: "Country", op: "equals", value: "Mexico" }] };
+    const diff = await host.diff(state.id, state.outputs, inputs({ name: "US and Canada", rules: changed }));
+    expect(diff.changes).toBe("some");
+    expect(diff.replaces).toEqual([]);
+    const printed = await host.waitForDiagnostic((line) => line.message.includes("Mexico"));
+    expect(printed.severity).toBe("info");
+    const shown = host.diagnostics.map((line) => line.message).join("\n");
+    expect(shown).toContain('SavedFilter "US and Canada": rules change');
+    expect(shown).toMatch(/-.*United States/);
+  });
+
+  it("shows drift made in the console on refresh, and the next up puts the declared state back", async () => {
+    const { state } = await up(host, inputs({ name: "US and Canada", rules: usRules }));
+    await emulator.call("PUT", "/bulk_filters/", { body: [{ id: state.id, name: "Edited in the console", enabled: false }] });
+
+    const refreshed = await refresh(host, state);
+    expect(refreshed?.outputs).toMatchObject({ name: "Edited in the console", enabled: false });
+
+    const repaired = await up(host, inputs({ name: "US and Canada", rules: usRules }), refreshed);
+    expect(repaired.operation).toBe("update");
+    expect((await listed())[0]).toMatchObject({ name: "US and Canada", enabled: true });
+  });
+
+  it("drops a filter deleted outside Pulumi on refresh, and a second delete succeeds", async () => {
+    const { state } = await up(host, inputs({ name: "US and Canada", rules: usRules }));
+    await emulator.call("DELETE", "/bulk_filters/", { query: { id: state.id } });
+    expect(await refresh(host, state)).toBeUndefined();
+    await expect(destroy(host, state)).resolves.toBeUndefined();
+  });
+
+  it("adopts an existing filter by adoptId instead of creating one", async () => {
+    const existing = await emulator.call("POST", "/bulk_filters/", {
+      body: [{ name: "Made in the console", rules: { op: "and", rules: [{ field: "CDN", op: "contains", value: "Akamai" }] } }],
+    });
+    const id = String(existing.body[0].id);
+    const adopted = await up(host, inputs({ name: "Managed now", rules: usRules, adoptId: id }));
+    expect(adopted.state.id).toBe(id);
+    expect(adopted.state.outputs).toMatchObject({ filterId: id, name: "Managed now", adoptId: id });
+    expect((await listed()).map((filter) => [filter.id, filter.name])).toEqual([[id, "Managed now"]]);
+
+    await expect(up(host, inputs({ name: "Nothing to adopt", rules: usRules, adoptId: "999999" }))).rejects.toThrow(/adoptId 999999/);
+  });
+
+  it("does not leave two filters behind when the create answer is lost after the server committed", async () => {
+    await emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", reset: "after-write", times: 1 });
+    const created = await up(host, inputs({ name: "US and Canada", rules: usRules }));
+    const filters = await listed();
+    expect(filters).toHaveLength(1);
+    expect(created.state.id).toBe(filters[0]!.id);
+    const posts = (await journal()).filter((entry) => entry.method === "POST");
+    expect(posts).toEqual([expect.objectContaining({ reset: true })]);
+  });
+
+  it("posts again when the connection dropped before the server saw the create", async () => {
+    await emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", reset: "before", times: 1 });
+    const created = await up(host, inputs({ name: "US and Canada", rules: usRules }));
+    expect((await listed()).map((filter) => filter.id)).toEqual([created.state.id]);
+    expect((await journal()).filter((entry) => entry.method === "POST")).toHaveLength(2);
+  });
+
+  it("fails check with the exact path and a suggestion, before anything is sent", async () => {
+    const bad = {
+      name: "",
+      enabled: "yes",
+      rules: {
+        op: "and",
+        rules: [
+          { op: "or", rules: [{ field: "Country", op: "equals", value: "Untied States" }, { field: "Contry", op: "equals", value: "Canada" }] },
+          { field: "Tag", key: "deviceid", op: "contains", value: "x" },
+        ],
+      },
+    };
+    const attempt = up(host, inputs(bad));
+    await expect(attempt).rejects.toBeInstanceOf(CheckFailedError);
+    const failures = ((await attempt.catch((error: CheckFailedError) => error)) as CheckFailedError).failures;
+    const reasons = failures.map((failure) => `${failure.property}: ${failure.reason}`);
+    expect(reasons).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^name: /),
+      expect.stringMatching(/^enabled: /),
+      expect.stringMatching(/^rules: rules\.rules\[0\]\.rules\[1\]\.field: .*did you mean "Country"/),
+    ]));
+    // The structure is wrong, so the values are not looked up yet; once it is fixed they are.
+    const values = await host.check({}, inputs({ name: "x", rules: { op: "and", rules: [{ field: "Country", op: "equals", value: "Untied States" }, { field: "Tag", key: "deviceid", op: "contains", value: "x" }] } }));
+    expect(values.failures.map((failure) => failure.reason)).toEqual([
+      expect.stringMatching(/^rules\.rules\[0\]\.value: .*did you mean "United States"/),
+      expect.stringMatching(/^rules\.rules\[1\]\.key: .*did you mean "deviceId"/),
+    ]);
+    expect(await listed()).toEqual([]);
+  });
+
+  it("keeps the credential out of outputs, diagnostics and errors", async () => {
+    const { state } = await up(host, inputs({ name: "US and Canada", rules: usRules }));
+    await emulator.control("POST", "faults", { path: "/bulk_filters*", status: 500, times: 10 });
+    const failure = await up(host, inputs({ name: "Renamed", rules: usRules }), state).catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect(String((failure as Error).message)).toMatch(/SavedFilter "Renamed": update failed/);
+    const authorization = Buffer.from(`${DEV.clientId}:${DEV.clientSecret}`).toString("base64");
+    const everything = JSON.stringify([state, (failure as Error).message, host.diagnostics, host.stdout, host.stderr]);
+    expect(everything).not.toContain(DEV.clientSecret);
+    expect(everything).not.toContain(authorization);
+  });
+});
