@@ -10,15 +10,8 @@ import type { FilterChange, FilterStore } from "./store";
 
 /** A POST item: the writable fields only; anything else is a 400 (spec 4.8). */
 const CreateItem = z.strictObject(SavedFilterInput.shape);
-/**
- * A PUT item: the id and the writable fields to change (spec 4.8). PUT merges, so a field can only
- * be removed by naming it: `null` clears the optional `category` and `subcategory` (emulator's choice).
- */
-const UpdateItem = z.strictObject({
-  ...SavedFilterUpdate.shape,
-  category: SavedFilterUpdate.shape.category.unwrap().nullable().optional(),
-  subcategory: SavedFilterUpdate.shape.subcategory.unwrap().nullable().optional(),
-});
+/** A PUT item: the id and the writable fields to change; `null` clears category or subcategory (spec 4.8). */
+const UpdateItem = z.strictObject(SavedFilterUpdate.shape);
 
 /** Fields the service sets itself (spec 2.7); writing them is refused with this reason. */
 const SERVICE_SET_FIELDS = ["created", "edited", "creator", "editor"];
