@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AccountConfig } from "./accounts";
 import { parseIsoDuration } from "./clock";
 import { badRequest, type RouteResult } from "./http";
+import { sentEmails } from "./pii/emails";
 import type { EmulatorState, StateSnapshot } from "./state";
 import { toEpochMs } from "./state";
 
@@ -59,6 +60,9 @@ export function handleControl(
       const account = emulator.addAccount(parse(AccountConfig, body));
       return { status: 201, body: { clientId: account.config.clientId, features: account.config.features } };
     }
+    case "GET /emails":
+      // PII opt-out notification e-mails "sent" so far (spec 3.1, 6).
+      return { body: { emails: sentEmails(emulator) } };
     case "POST /latency":
       emulator.latencyMs = parse(z.object({ ms: z.number().int().nonnegative() }), body).ms;
       return { body: { latencyMs: emulator.latencyMs } };

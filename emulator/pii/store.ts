@@ -1,18 +1,231 @@
+import { z } from "zod";
+import { PII_STATUSES } from "../../provider/schema/names";
+import { badRequest } from "../http";
+import { hashSeed } from "../random";
+import type { PiiTiming } from "../state";
+import { IDENTIFIER_KINDS, viewerOf, type IdentifierKind } from "./identifiers";
+
+/** A PII opt-out request status (spec 2.9, 3.1). */
+export type PiiStatus = (typeof PII_STATUSES)[number];
+
 /**
- * PII opt-out requests of one account (spec 2.9, 3.1, 4.10).
- * STUB: replaced by the PII store (emulator/pii owner).
+ * A PII opt-out request as the store keeps it (spec 2.9). The times of its transitions (spec 3.1:
+ * "not shown") are fixed at creation from the emulator's `piiTiming`, so the status is a pure
+ * function of the clock and an exported state replays the same way.
+ */
+export const StoredPiiRequest = z.object({
+  id: z.string().regex(/^[a-z0-9]+$/),
+  identifierKind: z.enum(IDENTIFIER_KINDS),
+  /** The identifiers this request processes: the new ones of its POST, in submission order. */
+  identifiers: z.array(z.string().min(1)),
+  notificationEmails: z.array(z.string()).optional(),
+  creator: z.string(),
+  createdMs: z.number().int(),
+  startedMs: z.number().int(),
+  finishedMs: z.number().int(),
+});
+/** A {@link StoredPiiRequest}. */
+export type StoredPiiRequest = z.infer<typeof StoredPiiRequest>;
+
+/** The store in a state export (`GET /_emulator/state`); `{}` (an empty store) is accepted too. */
+export const PiiStoreSnapshot = z.object({
+  /** How many requests were ever created: the counter behind the deterministic ids. */
+  sequence: z.number().int().nonnegative().default(0),
+  requests: z.array(StoredPiiRequest).default([]),
+});
+/** A {@link PiiStoreSnapshot}. */
+export type PiiStoreSnapshot = z.infer<typeof PiiStoreSnapshot>;
+
+/** What a POST asks for, after the route validated its shape (spec 4.10). */
+export interface PiiSubmission {
+  /** The `viewer_id` array as given (duplicates included), all of `identifierKind`. */
+  identifiers: readonly string[];
+  identifierKind: IdentifierKind;
+  notificationEmails?: readonly string[];
+  creator: string;
+  nowMs: number;
+  timing: PiiTiming;
+  /** Seed and account of the deterministic id (emulator seed, client id). */
+  seed: number;
+  accountId: string;
+}
+
+/** The outcome of a POST (spec 2.9): the new request and its `created` and `ignored` counts. */
+export interface PiiSubmissionResult {
+  request: StoredPiiRequest;
+  created: number;
+  ignored: number;
+}
+
+/** Which requests `GET /pii-opt-out` lists (spec 4.10). */
+export interface PiiListQuery {
+  nowMs: number;
+  statuses?: ReadonlySet<PiiStatus>;
+  /** Creation range, [fromMs, toMs). */
+  createdFromMs?: number;
+  createdToMs?: number;
+  limit: number;
+}
+
+/** An e-mail "sent" when a request with `@notification_email` reached FINISHED (spec 3.1, 6). */
+export interface SentNotification {
+  request: StoredPiiRequest;
+  sentMs: number;
+}
+
+/**
+ * PII opt-out requests of one account (spec 2.9, 3.1, 4.10, 5.4: every account has its own
+ * requests and its own record of submitted identifiers).
  */
 export class PiiStore {
-  /** Viewer ids whose requests are FINISHED at `nowMs`: their sessions are gone from every endpoint. */
-  deletedViewerIds(_nowMs: number): ReadonlySet<string> {
-    return new Set();
+  private requests: StoredPiiRequest[] = [];
+  private sequence = 0;
+  /** Every identifier any request of this account carries: what "previously submitted" means. */
+  private submitted = new Set<string>();
+  /** The requests by finishing time, so the finished set at a time is a prefix. */
+  private byFinish: StoredPiiRequest[] = [];
+  /** Bumped on every change, so {@link deletedViewerIds} knows when its cache is stale. */
+  private version = 0;
+  private deletedCache: { version: number; finishedCount: number; viewers: ReadonlySet<string> } | undefined;
+
+  /**
+   * Creates a request from the new identifiers of a submission (spec 3.1, 4.10). An identifier
+   * submitted before by this account, or repeated inside the same body, is ignored and counted,
+   * so `created + ignored` is always the length of the submitted array. When nothing is new the
+   * POST is rejected with 400 `all_identifiers_previously_submitted` and no state changes.
+   */
+  submit(submission: PiiSubmission): PiiSubmissionResult {
+    const fresh: string[] = [];
+    const seen = new Set<string>();
+    for (const identifier of submission.identifiers) {
+      if (!this.submitted.has(identifier) && !seen.has(identifier)) fresh.push(identifier);
+      seen.add(identifier);
+    }
+    if (fresh.length === 0) {
+      throw badRequest(
+        `every identifier of this request was submitted before by this account (spec 4.10: ` +
+          `previously submitted identifiers are ignored, and a request with nothing new is rejected)`,
+        "viewer_id",
+        "all_identifiers_previously_submitted",
+      );
+    }
+    const { nowMs, timing } = submission;
+    const finishedMs = nowMs + timing.finishAfterMs;
+    const request: StoredPiiRequest = {
+      id: this.nextId(submission.seed, submission.accountId),
+      identifierKind: submission.identifierKind,
+      identifiers: fresh,
+      ...(submission.notificationEmails ? { notificationEmails: [...submission.notificationEmails] } : {}),
+      creator: submission.creator,
+      createdMs: nowMs,
+      // A STARTED phase that would begin at or after FINISHED is skipped (spec 3.1 allows ENQUEUED -> FINISHED).
+      startedMs: Math.min(nowMs + timing.startAfterMs, finishedMs),
+      finishedMs,
+    };
+    this.add(request);
+    return { request, created: fresh.length, ignored: submission.identifiers.length - fresh.length };
+  }
+
+  /** One request by id, or undefined. */
+  get(id: string): StoredPiiRequest | undefined {
+    return this.requests.find((request) => request.id === id);
+  }
+
+  /** Requests matching `query`, newest first (emulator's choice; ties by creation order). */
+  list(query: PiiListQuery): StoredPiiRequest[] {
+    const matches: StoredPiiRequest[] = [];
+    for (let index = this.requests.length - 1; index >= 0; index--) {
+      const request = this.requests[index]!;
+      if (query.createdFromMs !== undefined && request.createdMs < query.createdFromMs) continue;
+      if (query.createdToMs !== undefined && request.createdMs >= query.createdToMs) continue;
+      if (query.statuses && !query.statuses.has(piiStatusAt(request, query.nowMs).status)) continue;
+      matches.push(request);
+    }
+    return matches.sort((left, right) => right.createdMs - left.createdMs).slice(0, query.limit);
+  }
+
+  /**
+   * Viewer ids whose requests are FINISHED at `nowMs`: their sessions are gone from every endpoint
+   * (spec 3.1). Called on every sessions and metrics request, so the set is cached per distinct
+   * finished prefix: a binary search and a comparison when nothing changed.
+   */
+  deletedViewerIds(nowMs: number): ReadonlySet<string> {
+    const finishedCount = countFinishedBy(this.byFinish, nowMs);
+    const cache = this.deletedCache;
+    if (cache && cache.version === this.version && cache.finishedCount === finishedCount) return cache.viewers;
+    const viewers = new Set<string>();
+    for (const request of this.byFinish.slice(0, finishedCount)) {
+      for (const identifier of request.identifiers) {
+        const viewer = viewerOf(identifier, request.identifierKind);
+        if (viewer !== undefined) viewers.add(viewer);
+      }
+    }
+    this.deletedCache = { version: this.version, finishedCount, viewers };
+    return viewers;
+  }
+
+  /** Notification e-mails sent by `nowMs` (spec 6): one per FINISHED request with addresses. */
+  sentNotifications(nowMs: number): SentNotification[] {
+    return this.byFinish
+      .slice(0, countFinishedBy(this.byFinish, nowMs))
+      .filter((request) => (request.notificationEmails?.length ?? 0) > 0)
+      .map((request) => ({ request, sentMs: request.finishedMs }));
   }
 
   /** The store's state for export. */
-  export(): unknown {
-    return {};
+  export(): PiiStoreSnapshot {
+    return { sequence: this.sequence, requests: this.requests.map((request) => structuredClone(request)) };
   }
 
-  /** Replaces the store's state from an export. */
-  import(_snapshot: unknown): void {}
+  /** Replaces the store's state from an export; 400 when the snapshot is not one. */
+  import(snapshot: unknown): void {
+    const parsed = PiiStoreSnapshot.safeParse(snapshot ?? {});
+    if (!parsed.success) throw badRequest(`invalid PII opt-out state: ${z.prettifyError(parsed.error)}`, "pii");
+    this.requests = [];
+    this.byFinish = [];
+    this.submitted.clear();
+    this.sequence = parsed.data.sequence;
+    for (const request of parsed.data.requests) this.add(request);
+    this.version++;
+  }
+
+  private add(request: StoredPiiRequest): void {
+    this.requests.push(request);
+    for (const identifier of request.identifiers) this.submitted.add(identifier);
+    this.byFinish.splice(countFinishedBy(this.byFinish, request.finishedMs), 0, request);
+    this.version++;
+  }
+
+  /**
+   * An alphanumeric id (spec 2.9) that depends only on the seed, the account and how many requests
+   * the account created before, so a replayed scenario gets the same ids.
+   */
+  private nextId(seed: number, accountId: string): string {
+    for (;;) {
+      this.sequence++;
+      const id = [1, 2]
+        .map((part) => hashSeed(seed, accountId, "pii-opt-out", this.sequence, part).toString(36).padStart(7, "0"))
+        .join("");
+      if (!this.get(id)) return id;
+    }
+  }
+}
+
+/** The status of a request at `nowMs` and when it was last updated (spec 2.9 `updated_at`). */
+export function piiStatusAt(request: StoredPiiRequest, nowMs: number): { status: PiiStatus; updatedMs: number } {
+  if (nowMs >= request.finishedMs) return { status: "FINISHED", updatedMs: request.finishedMs };
+  if (nowMs >= request.startedMs) return { status: "STARTED", updatedMs: request.startedMs };
+  return { status: "ENQUEUED", updatedMs: request.createdMs };
+}
+
+/** How many requests of a list sorted by finishing time have finished by `atMs` (binary search). */
+function countFinishedBy(byFinish: readonly StoredPiiRequest[], atMs: number): number {
+  let low = 0;
+  let high = byFinish.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (byFinish[middle]!.finishedMs <= atMs) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
