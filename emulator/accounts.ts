@@ -57,16 +57,22 @@ export class AccountState {
   }
 
   /**
-   * Sessions of `kind` started in [fromMs, toMs) that exist at `nowMs`: not in the future, and not
-   * of a viewer whose PII opt-out request has FINISHED (spec 3.1: the data is deleted).
+   * Sessions of `kind` started in [fromMs, toMs) that exist at `nowMs`: not in the future, not of a
+   * viewer whose PII opt-out request has FINISHED (spec 3.1: the data is deleted), and not started
+   * after a viewer's opt-out request was made (spec 8: collection stops at once).
    */
   sessions(kind: SessionKind, fromMs: number, toMs: number, nowMs: number): SessionRecord[] {
     const deleted = this.pii.deletedViewerIds(nowMs);
+    const stopped = this.pii.collectionStoppedAt();
     const end = Math.min(toMs, nowMs + 1);
     if (end <= fromMs) return [];
-    return this.world
-      .sessionsStartedBetween(kind, fromMs, end)
-      .filter((session) => !deleted.has(session.viewerId));
+    const sessions = this.world.sessionsStartedBetween(kind, fromMs, end);
+    if (deleted.size === 0 && stopped.size === 0) return sessions as SessionRecord[];
+    return sessions.filter((session) => {
+      if (deleted.has(session.viewerId)) return false;
+      const stop = stopped.get(session.viewerId);
+      return stop === undefined || stop > nowMs || session.startMs < stop;
+    });
   }
 
   /** The account's mutable state, for `GET /_emulator/state`. */

@@ -222,6 +222,29 @@ describe("emulator PII opt-out (spec 2.9, 3.1, 4.10)", () => {
     expect((await viewerSessions("viewer-000002")).length).toBeGreaterThan(0);
   });
 
+  it("stops collecting a viewer's sessions at once after the request, before it FINISHES (spec 8)", async () => {
+    const slow = await startTestEmulator({ piiTiming: { startAfterMs: 3_600_000, finishAfterMs: 3 * 86_400_000 } });
+    try {
+      const starts = async (days: number) => {
+        const response = await slow.get("/insights/3.0/sessions/content/viewer", { viewer_id: "viewer-000001", days });
+        expect(response.status).toBe(200);
+        return response.body.sessions.map((session: { timestamps: { start: { epoch_ms: number } } }) => session.timestamps.start.epoch_ms) as number[];
+      };
+      const submitted = await slow.call("POST", "/pii-opt-out", { body: { viewer_id: ["viewer-000001"] } });
+      expect(submitted.status).toBe(201);
+      const requestedAt = Date.parse((await slow.control("GET", "clock")).body.now);
+      await slow.control("POST", "clock", { advance: "P1D" });
+      // The request is still STARTED, yet the heavy viewer's last day holds no new session.
+      expect((await slow.get("/pii-opt-out", { id: submitted.body.id })).body.status).toBe("STARTED");
+      expect(await starts(1)).toEqual([]);
+      const earlier = await starts(2);
+      expect(earlier.length).toBeGreaterThan(10);
+      expect(Math.max(...earlier)).toBeLessThan(requestedAt);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("removes the sessions of opted-out viewers from alert timelines once the requests FINISH (spec 3.1)", async () => {
     const alerts = "/insights/2.6/ai-alerts/content-metrics";
     const ended = (await emulator.get(alerts, { status: "ended" })).body.alerts;

@@ -87,6 +87,7 @@ export class PiiStore {
   /** Bumped on every change, so {@link deletedViewerIds} knows when its cache is stale. */
   private version = 0;
   private deletedCache: { version: number; finishedCount: number; viewers: ReadonlySet<string> } | undefined;
+  private collectionStopCache: { version: number; stops: ReadonlyMap<string, number> } | undefined;
 
   /**
    * Creates a request from the new identifiers of a submission (spec 3.1, 4.10). An identifier
@@ -162,6 +163,24 @@ export class PiiStore {
     }
     this.deletedCache = { version: this.version, finishedCount, viewers };
     return viewers;
+  }
+
+  /**
+   * When collection stopped for each opted-out viewer: the creation time of the first request that
+   * names it (spec 8: "collection stops at once after an opt-out request"). Sessions that start at
+   * or after that time are never recorded, even before the request FINISHES.
+   */
+  collectionStoppedAt(): ReadonlyMap<string, number> {
+    if (this.collectionStopCache?.version === this.version) return this.collectionStopCache.stops;
+    const stops = new Map<string, number>();
+    for (const request of this.requests) {
+      for (const identifier of request.identifiers) {
+        const viewer = viewerOf(identifier, request.identifierKind);
+        if (viewer !== undefined && !(request.createdMs >= (stops.get(viewer) ?? Infinity))) stops.set(viewer, request.createdMs);
+      }
+    }
+    this.collectionStopCache = { version: this.version, stops };
+    return stops;
   }
 
   /** Notification e-mails sent by `nowMs` (spec 6): one per FINISHED request with addresses. */
