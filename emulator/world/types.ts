@@ -23,7 +23,9 @@ export interface SessionRecord {
   endMs: number;
   /**
    * Dimension values keyed by the snake_case metric filter name of spec 4.7 (`geo_country_code`,
-   * `isp`, `asn`, `cdn`, `device_os`, ...). Every predefined group-by dimension has a value.
+   * `isp`, `asn`, `cdn`, `device_os`, ...). Every predefined group-by dimension has a value; one that
+   * does not apply (an ad dimension of a content session, the season of a film) is "N/A". A
+   * read-only view over shared layers (world/dimensions.ts): read it, never write it.
    */
   dimensions: Readonly<Record<string, string>>;
   /** Account custom tags (spec 2.2 `tags.custom_tags`). */
@@ -36,7 +38,15 @@ export interface SessionRecord {
   /** The error code of a failed session (spec 4.7 error-code dimensions), else undefined. */
   errorCode: string | undefined;
   hasPreRoll: boolean;
-  /** Lifetime values over the whole session (spec 2.2 `lifetime_metrics`), at its end. */
+  /**
+   * Ad sessions: the session id of the content session the ad played in (spec 2.2
+   * `selected_dimensions.content_session_id`). Undefined for content sessions.
+   */
+  contentSessionId?: string | undefined;
+  /**
+   * Lifetime values over the whole session (spec 2.2 `lifetime_metrics`), at its end. The video
+   * start time is -1 when the video never started (an exit before video start or a start failure).
+   */
   videoStartTimeMs: number;
   videoRestartTimeMs: number;
   playingTimeMs: number;
@@ -46,7 +56,9 @@ export interface SessionRecord {
   averageBitrateBps: number;
   averageFramerateFps: number;
   bitrateSwitches: number;
+  /** Percent of the content played (of the planned hour for live content). */
   percentageComplete: number;
+  /** The asset's length; -1 for live content (spec 2.2: negative values can occur). */
   contentLengthMs: number;
 }
 

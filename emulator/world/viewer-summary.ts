@@ -1,0 +1,100 @@
+import type { ViewerSummary } from "../../provider/schema";
+import {
+  isBadSession, isEnded, isEndedPlay, isExitBeforeVideoStart, isGoodSession, isPlay, isSpiStream,
+  isVideoPlaybackFailure, isVideoStartFailure, playingTimeMs, progress, type MetricContext, type SessionTest,
+} from "../metrics/classify";
+import type { SessionRecord } from "./types";
+
+/**
+ * The totals of a viewer summary (spec 2.3) over one viewer's sessions. Sessions are classified by
+ * the metrics' own tests (emulator/metrics/classify.ts) and each member is computed like the metric
+ * of the same name, so a summary agrees with the metrics filtered to that viewer's sessions. Counts
+ * are integers; times are in milliseconds like the metrics' values, play times in minutes.
+ */
+export function summarizeViewer(sessions: readonly SessionRecord[], context: MetricContext): ViewerSummary["total"] {
+  const count = (test: SessionTest) => sessions.reduce((total, session) => total + (test(session, context) ? 1 : 0), 0);
+  const sum = (test: SessionTest, quantity: (session: SessionRecord) => number) =>
+    sessions.reduce((total, session) => total + (test(session, context) ? quantity(session) : 0), 0);
+  const share = (session: SessionRecord) => progress(session, context.nowMs);
+  const minutes = (session: SessionRecord) => playingTimeMs(session, context.nowMs) / 60_000;
+  const averageMinutes = (test: SessionTest) => round(divide(sum(test, minutes), count(test)));
+
+  const attempts = sessions.length;
+  const plays = count(isPlay);
+  const countAndPercentage = (test: SessionTest, population: number) => {
+    const counted = count(test);
+    return { count: counted, percentage: round(divide(counted * 100, population)) };
+  };
+  const startFailure = (kind?: "business" | "tech"): SessionTest => (session, ctx) =>
+    isVideoStartFailure(session, ctx) && (kind === undefined || session.videoStartFailure === kind);
+  const playbackFailure = (kind?: "business" | "tech"): SessionTest => (session, ctx) =>
+    isVideoPlaybackFailure(session, ctx) && (kind === undefined || session.videoPlaybackFailure === kind);
+
+  const playing = sum(isPlay, (session) => session.playingTimeMs * share(session));
+  const viewing = sum(isPlay, (session) => (session.playingTimeMs + session.rebufferingTimeMs) * share(session));
+  const rebuffering = sum(isPlay, (session) => session.rebufferingTimeMs * share(session));
+  const connectionInduced = sum(isPlay, (session) => session.connectionInducedRebufferingTimeMs * share(session));
+  const endedPlays = count(isEndedPlay);
+  const endedMinutes = sum(isEndedPlay, minutes);
+  const endedDevices = new Set(sessions.filter((session) => isEndedPlay(session, context)).map((session) => session.clientId));
+  const restarts: SessionTest = (session, ctx) => isPlay(session, ctx) && session.videoRestartTimeMs > 0;
+  const good = count(isGoodSession);
+  const spiStreams = count(isSpiStream);
+
+  return {
+    bitrate: { bps: Math.round(divide(sum(isPlay, (session) => session.averageBitrateBps * session.playingTimeMs * share(session)), playing)) },
+    connection_induced_rebuffering_ratio: { ratio: round(divide(connectionInduced * 100, viewing)) },
+    ended_plays_duration: {
+      mins: round(endedMinutes),
+      per_ended_play: round(divide(endedMinutes, endedPlays)),
+      per_unique_device: round(divide(endedMinutes, endedDevices.size)),
+    },
+    exit_before_video_starts: countAndPercentage(isExitBeforeVideoStart, attempts),
+    good_streams: { count: good },
+    good_streams_average_play_time: { mins: averageMinutes(isGoodSession) },
+    impacted_streams: { count: count(isBadSession) },
+    impacted_streams_average_play_time: { mins: averageMinutes(isBadSession) },
+    plays: { count: plays },
+    rebuffering_ratio: { ratio: round(divide(rebuffering * 100, viewing)) },
+    spi_streams: { count: spiStreams },
+    streaming_performance_index: { value: round(divide(good * 100, spiStreams)) },
+    unique_devices: { count: new Set(sessions.filter((session) => isPlay(session, context)).map((session) => session.clientId)).size },
+    video_playback_failures: countAndPercentage(playbackFailure(), plays),
+    video_playback_failures_business: countAndPercentage(playbackFailure("business"), plays),
+    video_playback_failures_tech: countAndPercentage(playbackFailure("tech"), plays),
+    video_restart_time: { value: round(divide(sum(restarts, (session) => session.videoRestartTimeMs), count(restarts))) },
+    video_start_failures: countAndPercentage(startFailure(), attempts),
+    video_start_failures_business: countAndPercentage(startFailure("business"), attempts),
+    video_start_failures_tech: countAndPercentage(startFailure("tech"), attempts),
+    video_start_time: { value: round(divide(sum(isPlay, (session) => session.videoStartTimeMs), plays)) },
+  };
+}
+
+/**
+ * The largest per-session rebuffering ratios of the viewer (spec 2.3 `_meta.ratio_info`), in percent.
+ */
+export function ratioMaxima(sessions: readonly SessionRecord[]): { rebuffering: number; connectionInduced: number } {
+  let rebuffering = 0;
+  let connectionInduced = 0;
+  for (const session of sessions) {
+    const viewing = session.playingTimeMs + session.rebufferingTimeMs;
+    if (viewing <= 0) continue;
+    rebuffering = Math.max(rebuffering, (session.rebufferingTimeMs / viewing) * 100);
+    connectionInduced = Math.max(connectionInduced, (session.connectionInducedRebufferingTimeMs / viewing) * 100);
+  }
+  return { rebuffering: round(rebuffering), connectionInduced: round(connectionInduced) };
+}
+
+/** Sessions still playing at now (they count with their values so far). */
+export function ongoingCount(sessions: readonly SessionRecord[], context: MetricContext): number {
+  return sessions.filter((session) => !isEnded(session, context)).length;
+}
+
+function divide(numerator: number, denominator: number): number {
+  return denominator > 0 ? numerator / denominator : 0;
+}
+
+/** Four decimal places, like the metrics' non-count values. */
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
