@@ -1,7 +1,7 @@
 import { AD_ALERT_METRICS, AlertDetail, AlertList, ALERT_SEVERITIES, ALERT_STATUSES, CONTENT_ALERT_METRICS } from "../schema";
 import { ArgumentError } from "./errors";
 import { QueryFamily } from "./family";
-import type { QueryParams, Requester } from "./request";
+import type { QueryParams } from "./request";
 import { dedupeBy, splitIntoWindows } from "./split";
 import { checkTimeRange, DAY_MS, type ExplicitRange, type RangePolicy, rangeQuery, resolveRange } from "./time-range";
 import type { CallOptions } from "./transport";
@@ -55,10 +55,6 @@ const KINDS = {
 
 /** See the module comment. */
 export class AlertsApi extends QueryFamily {
-  constructor(requester: Requester) {
-    super(requester);
-  }
-
   /** Alerts on content metrics (spec 4.9 `GET /insights/2.6/ai-alerts/content-metrics`). */
   async listContent(params: AlertListParams<ContentAlertMetric> = {}, requestOptions?: CallOptions): Promise<AlertList> {
     return this.list("content", params, requestOptions);

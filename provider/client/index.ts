@@ -41,9 +41,10 @@ export class InsightsClient {
    */
   constructor(options: InsightsClientOptions = {}) {
     this.#transport = new Transport(resolveSettings(options));
-    this.sessions = new SessionsApi(this.#transport);
-    this.metrics = new MetricsApi<false>(this.#transport, { realTime: false });
-    this.realTimeMetrics = new MetricsApi<true>(this.#transport, { realTime: true });
+    const clock = options.now === undefined ? {} : { now: options.now };
+    this.sessions = new SessionsApi(this.#transport, clock);
+    this.metrics = new MetricsApi<false>(this.#transport, { realTime: false, ...clock });
+    this.realTimeMetrics = new MetricsApi<true>(this.#transport, { realTime: true, ...clock });
     this.alerts = new AlertsApi(this.#transport);
     this.filters = new FiltersApi(this.#transport);
     this.pii = new PiiApi(this.#transport);

@@ -112,7 +112,7 @@ function mergeSeries<Point extends { timestamp: { epoch_ms: number } }>(series: 
   return [...byTime.values()].sort((left, right) => left.timestamp.epoch_ms - right.timestamp.epoch_ms);
 }
 
-/** The merge shapes by response type, for callers that pick one. */
+/** A merged answer of one metric or a custom selection. */
 export type PlainMerged = Merged<MetricResponse>;
 /** A merged group-by answer. */
 export type GroupByMerged = Merged<GroupByResponse>;

@@ -8,6 +8,8 @@ import {
   METRIC_FILTER_NAMES,
   MetricDimensionReferenceList,
   MetricResponse,
+  QUALITY_SUMMARY,
+  QUALITY_SUMMARY_MEMBERS,
 } from "../schema";
 import { ArgumentError, PayloadTooLargeError } from "./errors";
 import { GROUP_BY_SHAPE, type Merged, mergeByMembers, mergeByTime, PLAIN_SHAPE, single } from "./metric-merge";
@@ -16,6 +18,7 @@ import { QueryFamily } from "./family";
 import type { QueryParams, Requester } from "./request";
 import { chunk, chunkWithPinned, fetchHalving, granularityGrid, splitIntoWindows } from "./split";
 import {
+  type CheckedRange,
   checkRangeLimits,
   checkTimeRange,
   DAY_MS,
@@ -96,9 +99,9 @@ export interface SelectionParams<Metric extends AcceptedMetricName, RealTime ext
 
 /** Arguments of the group-by queries (spec 4.6). */
 export interface GroupByOptions {
-  /** Entities per interval, 0 to 500, default 50; above 50 the range is at most 24 hours (spec 8). */
+  /** Entities per interval, 0 to 500 (0: the most, 500), default 50; above 50 the range is at most 24 hours (spec 8). */
   limit?: number;
-  /** The metric to rank entities by. */
+  /** The metric to rank entities by: one of the requested metrics. Default the first. */
   sortBy?: AcceptedMetricName;
   order?: "asc" | "desc";
 }
@@ -171,7 +174,7 @@ interface CheckedSeries {
   /** The query without the time range and without `metric`. */
   query: QueryParams;
   /** The range as given, sent as such when no split is needed; undefined: the service's default. */
-  range: ReturnType<typeof checkTimeRange> | undefined;
+  range: CheckedRange | undefined;
   /** The absolute interval the query covers, by the client's clock. */
   interval: Interval;
   granularity: Granularity;
@@ -218,7 +221,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
     checkKnownKeys(params, ["metric", "dimension", ...SERIES_KEYS, ...GROUP_BY_KEYS]);
     const metric = checkMetricName(params.metric, "metric");
     const dimension = checkGroupByDimension(params.dimension, [metric]);
-    const series = this.checkGroupBy(params);
+    const series = this.checkGroupBy(params, [metric]);
     const merged = await this.fetchSplit(`${this.flavour.base}/${metric}/group-by/${dimension}`, series, GroupByResponse, requestOptions);
     return new GroupByResult(merged);
   }
@@ -235,7 +238,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
     checkKnownKeys(params, ["metrics", "dimension", ...SERIES_KEYS, ...GROUP_BY_KEYS]);
     const metrics = checkMetricNames(params.metrics, "metrics");
     const dimension = checkGroupByDimension(params.dimension, metrics);
-    const series = this.checkGroupBy(params);
+    const series = this.checkGroupBy(params, metrics);
     const path = `${this.flavour.base}/custom-selection/group-by/${dimension}`;
     if (metrics.length <= METRICS_PER_SELECTION) {
       return new GroupByResult(await this.fetchSplit(path, { ...series, query: { ...series.query, metric: metrics } }, GroupByResponse, requestOptions));
@@ -256,7 +259,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
     if (typeof params.tag !== "string" || params.tag.length === 0) {
       throw new ArgumentError("tag", "must be the name of one of the account's custom tags (see dimensionTags)");
     }
-    const series = this.checkGroupBy(params);
+    const series = this.checkGroupBy(params, [metric]);
     const path = `${this.flavour.base}/${metric}/group-by/dimension-tag/${encodeURIComponent(params.tag)}`;
     return new GroupByResult(await this.fetchSplit(path, series, GroupByResponse, requestOptions));
   }
@@ -310,17 +313,23 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
     return { query, range, interval, granularity };
   }
 
-  /** {@link checkSeries} plus the group-by options (spec 4.6, 8). */
-  private checkGroupBy(params: SeriesParams<RealTime> & GroupByOptions): CheckedSeries {
+  /**
+   * {@link checkSeries} plus the group-by options (spec 4.6, 8). `sortBy` must be one of the
+   * requested metrics (the members, for quality-summary): entities are ranked by a metric answered.
+   */
+  private checkGroupBy(params: SeriesParams<RealTime> & GroupByOptions, metrics: readonly AcceptedMetricName[]): CheckedSeries {
     const series = this.checkSeries(params);
     const limit = params.limit === undefined ? undefined : checkInteger(params.limit, 0, GROUP_BY_LIMITS.max, "limit");
     const length = series.interval.endMs - series.interval.startMs;
-    if (limit !== undefined && limit > GROUP_BY_LIMITS.longRangeMax && length > GROUP_BY_LIMITS.longRangeMs) {
-      throw new ArgumentError("limit", `above ${GROUP_BY_LIMITS.longRangeMax} needs a range of at most ${describeDuration(GROUP_BY_LIMITS.longRangeMs)} (spec 8); this range is ${describeDuration(length)}: lower the limit or shorten the range`);
+    // limit=0 asks for the most allowed, 500 (the emulator's reading; the spec only says "non-negative").
+    const effectiveLimit = limit === 0 ? GROUP_BY_LIMITS.max : limit;
+    if (effectiveLimit !== undefined && effectiveLimit > GROUP_BY_LIMITS.longRangeMax && length > GROUP_BY_LIMITS.longRangeMs) {
+      throw new ArgumentError("limit", `${limit === 0 ? "0 (the maximum, 500) is" : "is"} above ${GROUP_BY_LIMITS.longRangeMax}, which needs a range of at most ${GROUP_BY_LIMITS.longRangeMs / HOUR_MS} hours (spec 8); this range is ${describeDuration(length)}: lower the limit or shorten the range`);
     }
+    const ranked: readonly string[] = metrics.flatMap((metric) => (metric === QUALITY_SUMMARY ? QUALITY_SUMMARY_MEMBERS : [metric]));
     const groupByQuery: QueryParams = {
       ...(limit === undefined ? {} : { limit }),
-      ...(params.sortBy === undefined ? {} : { sort_by: checkMetricName(params.sortBy, "sortBy") }),
+      ...(params.sortBy === undefined ? {} : { sort_by: checkChoice(params.sortBy, ranked, "sortBy", "requested metrics") }),
       ...(params.order === undefined ? {} : { order: checkChoice(params.order, ["asc", "desc"] as const, "order", "orders") }),
     };
     return { ...series, query: { ...series.query, ...groupByQuery } };

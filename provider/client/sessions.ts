@@ -37,7 +37,10 @@ const SAMPLE_POLICY: RangePolicy = {
   maxAgeMs: 31 * DAY_MS,
   daysAnchor: "now",
 };
-/** Spec 4.3: days or a start/end pair; default the last day. No length or recency limit is shown. */
+/**
+ * Spec 4.3: days or a start/end pair; default the last day; `days` counts back from now. The 30-day
+ * retention of spec 8 is not enforced here: it can be 90 days by arrangement, so the service decides.
+ */
 const VIEWER_POLICY: RangePolicy = { family: "viewer sessions", formats: ["explicit", "lastDays"], daysAnchor: "now" };
 const VIEWER_DEFAULT_RANGE_MS = DAY_MS;
 /** Viewer-session ranges are split down to one second, finer than any session's start time matters. */
@@ -100,35 +103,21 @@ export class SessionsApi extends QueryFamily {
   }
 
   /**
-   * The content sessions of one viewer, ended and ongoing (spec 4.3 `GET .../content/viewer`).
-   * Whenever an answer holds the maximum of 500 sessions, its range is split in two and both halves
-   * are fetched (in parallel, recursively); sessions are de-duplicated by `svc_session_id`.
+   * The content sessions of one viewer, ended and ongoing (spec 4.3 `GET .../content/viewer`),
+   * newest start first. Whenever an answer holds the maximum of 500 sessions, its range is split in
+   * two and both halves are fetched (in parallel, recursively); sessions are de-duplicated by
+   * `svc_session_id`.
    */
   async listViewer(params: ViewerSessionParams, requestOptions?: CallOptions): Promise<SessionList> {
-    checkKnownKeys(params, [...VIEWER_KEYS, "limit"]);
-    const identity = checkViewerIdentity(params);
-    const limit = params.limit === undefined ? undefined : checkInteger(params.limit, 1, Number.MAX_SAFE_INTEGER, "limit");
-    const path = `${BASE}/content/viewer`;
-    const range = params.range === undefined ? undefined : checkTimeRange(params.range, VIEWER_POLICY);
-    const relativeQuery = range ? rangeQuery(range) : {};
-    if (limit !== undefined && limit <= SESSIONS_PER_RESPONSE) {
-      return this.get(path, { ...identity, ...relativeQuery, limit }, SessionList, requestOptions);
-    }
-    const nowMs = this.now();
-    const interval = range ? resolveRange(range, nowMs, VIEWER_POLICY.daysAnchor) : { startMs: nowMs - VIEWER_DEFAULT_RANGE_MS, endMs: nowMs };
-    const fetchPart = (query: QueryParams) => this.get(path, { ...identity, ...query, limit: SESSIONS_PER_RESPONSE }, SessionList, requestOptions);
-    const merged = await fetchHalving(
-      interval,
-      {
-        grid: { stepMs: VIEWER_SPLIT_FLOOR_MS, originMs: 0 },
-        fetch: (part) => fetchPart(rangeQuery(part)),
-        merge: (parts) => ({ sessions: dedupeBy(parts.flatMap((part) => part.sessions), (session) => session.svc_session_id) }),
-        halveOnResult: (result) => result.sessions.length >= SESSIONS_PER_RESPONSE,
-      },
-      () => fetchPart(relativeQuery),
-    );
-    const sessions = [...merged.sessions].sort(byStart);
-    return { sessions: limit === undefined ? sessions : sessions.slice(0, limit) };
+    return this.viewerSessions(`${BASE}/content/viewer`, params, requestOptions);
+  }
+
+  /**
+   * The ad sessions of one viewer (`GET .../ad/viewer`: an example of spec 4.3 shows the path,
+   * nothing more; the emulator answers it like the content endpoint), split as {@link listViewer}.
+   */
+  async listAdViewer(params: ViewerSessionParams, requestOptions?: CallOptions): Promise<SessionList> {
+    return this.viewerSessions(`${BASE}/ad/viewer`, params, requestOptions);
   }
 
   /** Summary metrics of one viewer (spec 4.4 `GET .../content/viewer/summary`, 2.3). */
@@ -149,6 +138,33 @@ export class SessionsApi extends QueryFamily {
   async discovery(params: Record<string, never> = {}, requestOptions?: CallOptions): Promise<DiscoveryList> {
     checkKnownKeys(params, []);
     return this.get(`${BASE}/_meta/references/endpoints`, {}, DiscoveryList, requestOptions);
+  }
+
+  private async viewerSessions(path: string, params: ViewerSessionParams, requestOptions: CallOptions | undefined): Promise<SessionList> {
+    checkKnownKeys(params, [...VIEWER_KEYS, "limit"]);
+    const identity = checkViewerIdentity(params);
+    const limit = params.limit === undefined ? undefined : checkInteger(params.limit, 1, Number.MAX_SAFE_INTEGER, "limit");
+    const range = params.range === undefined ? undefined : checkTimeRange(params.range, VIEWER_POLICY);
+    const relativeQuery = range ? rangeQuery(range) : {};
+    if (limit !== undefined && limit <= SESSIONS_PER_RESPONSE) {
+      return this.get(path, { ...identity, ...relativeQuery, limit }, SessionList, requestOptions);
+    }
+    const nowMs = this.now();
+    const interval = range ? resolveRange(range, nowMs, VIEWER_POLICY.daysAnchor) : { startMs: nowMs - VIEWER_DEFAULT_RANGE_MS, endMs: nowMs };
+    const fetchPart = (query: QueryParams) => this.get(path, { ...identity, ...query, limit: SESSIONS_PER_RESPONSE }, SessionList, requestOptions);
+    const merged = await fetchHalving(
+      interval,
+      {
+        grid: { stepMs: VIEWER_SPLIT_FLOOR_MS, originMs: 0 },
+        fetch: (part) => fetchPart(rangeQuery(part)),
+        merge: (parts) => ({ sessions: dedupeBy(parts.flatMap((part) => part.sessions), (session) => session.svc_session_id) }),
+        halveOnResult: (result) => result.sessions.length >= SESSIONS_PER_RESPONSE,
+      },
+      // The range as given first (`days` is resolved by the service); split only if it is full.
+      () => fetchPart(relativeQuery),
+    );
+    const sessions = [...merged.sessions].sort(newestFirst);
+    return { sessions: limit === undefined ? sessions : sessions.slice(0, limit) };
   }
 
   /** Checks sample-session arguments (spec 4.2, api-facts) and builds the query. */
@@ -185,7 +201,7 @@ function checkViewerIdentity(params: { viewerId?: unknown; viewerIp?: unknown })
   return { viewer_ip: viewerIp };
 }
 
-/** Oldest first, the order of the time ranges the parts were fetched in. */
-function byStart(left: Session, right: Session): number {
-  return left.timestamps.start.epoch_ms - right.timestamps.start.epoch_ms;
+/** Newest start first, as one answer is ordered, so a split answer reads like an unsplit one. */
+function newestFirst(left: Session, right: Session): number {
+  return right.timestamps.start.epoch_ms - left.timestamps.start.epoch_ms || (left.session_id < right.session_id ? -1 : left.session_id > right.session_id ? 1 : 0);
 }

@@ -19,6 +19,11 @@ export interface InsightsClientOptions {
   maxConcurrency?: number;
   /** Retry policy (see retry.ts); every field optional. */
   retry?: Partial<RetryOptions>;
+  /**
+   * The client's clock in epoch milliseconds, for the recency limits of spec 8 and for splitting
+   * relative ranges. Default `Date.now`; point it at an emulator's controlled clock in tests.
+   */
+  now?: () => number;
   /** Environment to read settings from. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
 }

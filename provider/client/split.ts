@@ -3,10 +3,11 @@ import type { Interval } from "./time-range";
 /**
  * Splitting helpers that make the service's limits invisible (spec 8): a range too long for one
  * request becomes consecutive windows, an answer that is too large or full becomes two halves, a
- * list too long for one request becomes chunks. Time boundaries fall on a {@link Grid}: the
- * service's metric intervals are aligned to UTC boundaries of the granularity (days at 00:00Z,
- * weeks on Mondays) and a range is widened to whole intervals, so a window boundary on that grid
- * never cuts an interval in two: merged windows have no repeated and no missing interval.
+ * list too long for one request becomes chunks. Time boundaries fall on a {@link Grid}: metric
+ * intervals are aligned to UTC boundaries of the granularity (days at 00:00Z, weeks on Mondays), so
+ * a window boundary on that grid never cuts an interval in two: merged windows have no repeated and
+ * no missing interval, whether the service answers an unaligned range's edges as partial intervals
+ * (the emulator) or widens the range to whole intervals.
  */
 
 /** Aligned boundaries: `originMs` plus whole multiples of `stepMs`. */

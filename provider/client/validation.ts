@@ -6,13 +6,15 @@ import {
   GROUP_BY_DIMENSIONS,
   type ErrorCodeDimension,
   type GroupByDimension,
+  type METRIC_ALIASES,
   type MetricName,
+  type QUALITY_SUMMARY,
   SESSION_BOOLEAN_FILTER_NAMES,
   type SESSION_DIMENSION_FILTER_NAMES,
 } from "../schema";
 import { ArgumentError } from "./errors";
 import type { QueryParams } from "./request";
-import { DAY_MS, MINUTE_MS } from "./time-range";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "./time-range";
 
 /**
  * Argument checks shared by the query families, run before any request is sent. Each throws an
@@ -72,7 +74,10 @@ export function checkIdentifier(value: unknown, path: string): string {
  * Throws when `params` has a key the method does not take, so a misspelt option is not silently
  * ignored (JavaScript callers have no type checker to catch it).
  */
-export function checkKnownKeys(params: object, known: readonly string[], path = "params"): void {
+export function checkKnownKeys(params: unknown, known: readonly string[], path = "params"): void {
+  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+    throw new ArgumentError(path, `must be an object of named arguments, got ${JSON.stringify(params)}`);
+  }
   const unknown = Object.keys(params).find((key) => !known.includes(key));
   if (unknown !== undefined) {
     throw new ArgumentError(`${path}.${unknown}`, `is not an argument of this method; ${describeChoices(unknown, known, "arguments")}`);
@@ -154,6 +159,8 @@ export type Granularity = { text: string; stepMs: number } | { text: "ALL"; step
 
 /** Shortest and longest granularities seen (api-facts): PT1M to P10W, plus ALL. */
 const GRANULARITY_BOUNDS = { minMs: MINUTE_MS, maxMs: 70 * DAY_MS } as const;
+/** Units of an ISO 8601 duration with a fixed length, in the order they are written. */
+const DURATION_UNITS_MS = [7 * DAY_MS, DAY_MS, HOUR_MS, MINUTE_MS, 1000] as const;
 
 /**
  * Checks a granularity (spec 4.6: an ISO 8601 duration; api-facts: PT1M up to P10W, or ALL). Years
@@ -161,10 +168,12 @@ const GRANULARITY_BOUNDS = { minMs: MINUTE_MS, maxMs: 70 * DAY_MS } as const;
  */
 export function checkGranularity(text: unknown, path = "granularity"): Granularity {
   if (text === "ALL") return { text, stepMs: undefined };
-  const match = typeof text === "string" ? /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(text) : null;
-  const parts = match?.slice(1).map((part) => (part === undefined ? 0 : Number(part)));
-  const stepMs = parts && !String(text).endsWith("T") ? [7 * DAY_MS, DAY_MS, 3_600_000, MINUTE_MS, 1000].reduce((sum, unit, index) => sum + unit * parts[index]!, 0) : 0;
-  if (stepMs === 0 || typeof text !== "string") {
+  const match = typeof text === "string" && !text.endsWith("T") ? /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(text) : null;
+  let stepMs = 0;
+  match?.slice(1).forEach((count, index) => {
+    stepMs += count === undefined ? 0 : Number(count) * DURATION_UNITS_MS[index]!;
+  });
+  if (typeof text !== "string" || stepMs === 0) {
     throw new ArgumentError(path, `must be an ISO 8601 duration such as PT1M, PT1H, P1D or P1W, or "ALL"; got ${JSON.stringify(text)}`);
   }
   if (stepMs < GRANULARITY_BOUNDS.minMs || stepMs > GRANULARITY_BOUNDS.maxMs || stepMs % MINUTE_MS !== 0) {
@@ -174,7 +183,7 @@ export function checkGranularity(text: unknown, path = "granularity"): Granulari
 }
 
 /** A metric name accepted in a path: the spec's list (4.6), the older alias and the metric group (api-facts). */
-export type AcceptedMetricName = MetricName | "exit-before-video-starts" | "quality-summary";
+export type AcceptedMetricName = MetricName | keyof typeof METRIC_ALIASES | typeof QUALITY_SUMMARY;
 /** A dimension to group by: predefined or error-code (spec 4.7). */
 export type GroupByName = GroupByDimension | ErrorCodeDimension;
 

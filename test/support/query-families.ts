@@ -1,9 +1,11 @@
+import { afterAll, beforeAll, expect } from "vitest";
 import { AlertsApi } from "../../provider/client/alerts";
+import { ArgumentError } from "../../provider/client/errors";
 import { MetricsApi } from "../../provider/client/metrics";
 import { SessionsApi } from "../../provider/client/sessions";
 import { resolveSettings } from "../../provider/client/settings";
 import { Transport } from "../../provider/client/transport";
-import { DEV, TEST_NOW_MS, type TestEmulator } from "./emulator";
+import { DEV, startTestEmulator, TEST_NOW_MS, type TestEmulator } from "./emulator";
 
 /**
  * The query families of the typed client (sessions, metrics, alerts) over real HTTP to a test
@@ -11,7 +13,7 @@ import { DEV, TEST_NOW_MS, type TestEmulator } from "./emulator";
  * and the splitting of relative ranges read that clock. Retries are off so the journal shows
  * exactly the requests the families send.
  */
-export function queryFamilies(emulator: TestEmulator, account: { clientId: string; clientSecret: string } = DEV) {
+export function queryFamilies(emulator: TestEmulator, account: { clientId: string; clientSecret: string } = DEV): QueryFamilies {
   const transport = new Transport(resolveSettings({ baseUrl: emulator.url, ...account, retry: { maxRetries: 0 }, env: {} }));
   const now = () => TEST_NOW_MS;
   return {
@@ -21,6 +23,15 @@ export function queryFamilies(emulator: TestEmulator, account: { clientId: strin
     alerts: new AlertsApi(transport),
     close: () => transport.close(),
   };
+}
+
+/** The query families of one account, sharing one transport. */
+export interface QueryFamilies {
+  sessions: SessionsApi;
+  metrics: MetricsApi<false>;
+  realTimeMetrics: MetricsApi<true>;
+  alerts: AlertsApi;
+  close(): Promise<void>;
 }
 
 /** One API request as the emulator's journal records it (emulator/journal.ts). */
@@ -42,4 +53,31 @@ export async function journalMark(emulator: TestEmulator): Promise<number> {
 export async function requestsSince(emulator: TestEmulator, mark: number): Promise<Array<JournalEntry & { params: URLSearchParams }>> {
   const { body } = await emulator.control("GET", `requests?since=${mark}`);
   return (body.requests as JournalEntry[]).map((entry) => ({ ...entry, params: new URLSearchParams(entry.query) }));
+}
+
+/**
+ * Starts a test emulator and the query families for the file's tests (and stops them after);
+ * read `context.emulator` and `context.client` inside tests.
+ */
+export function useQueryFamilies(): { emulator: TestEmulator; client: QueryFamilies } {
+  const context = {} as { emulator: TestEmulator; client: QueryFamilies };
+  beforeAll(async () => {
+    context.emulator = await startTestEmulator();
+    context.client = queryFamilies(context.emulator);
+  });
+  afterAll(async () => {
+    await context.client.close();
+    await context.emulator.close();
+  });
+  return context;
+}
+
+/** Asserts that `call` rejects with an ArgumentError at `path` whose message holds `message`, and sent nothing. */
+export async function expectRefusedBeforeSending(emulator: TestEmulator, call: () => Promise<unknown>, path: string, message: string): Promise<void> {
+  const mark = await journalMark(emulator);
+  const error = await call().then(() => undefined, (thrown: unknown) => thrown);
+  expect(error).toBeInstanceOf(ArgumentError);
+  expect((error as ArgumentError).path).toBe(path);
+  expect((error as ArgumentError).message).toContain(message);
+  expect(await requestsSince(emulator, mark)).toHaveLength(0);
 }
