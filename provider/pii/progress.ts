@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { PII_STATUSES } from "../schema";
+
+/**
+ * What a PiiOptOutRequest resource knows about its opt-out requests, as kept in its outputs: the
+ * requests that process its identifiers and how far the submission got. It holds counts and request
+ * ids only, never an identifier, so it can be printed and stored in plain text.
+ */
+
+/** One opt-out request that processes some of the resource's identifiers (spec 2.9, 3.1). */
+export const TrackedRequest = z.object({
+  /** The service's request id. */
+  id: z.string().min(1),
+  /** Its state when last read (spec 3.1). */
+  status: z.enum(PII_STATUSES),
+  /**
+   * `submitted`: made by this resource's POST. `adopted`: made earlier (by another resource, the
+   * console or a previous run) for identifiers the service reported as previously submitted.
+   */
+  origin: z.enum(["submitted", "adopted"]),
+  /** How many of this resource's identifiers the request processes. */
+  identifiers: z.number().int().nonnegative(),
+  /** The POST answer's counts (spec 2.9; `ignored` per api-facts); submitted requests only. */
+  created: z.number().int().nonnegative().optional(),
+  ignored: z.number().int().nonnegative().optional(),
+});
+/** A {@link TrackedRequest}. */
+export type TrackedRequest = z.infer<typeof TrackedRequest>;
+
+/** The progress of a resource's submission, as stored in its outputs. */
+export const SubmissionProgress = z.object({
+  requests: z.array(TrackedRequest).default([]),
+  /** Batches of at most 100 identifiers (spec 4.10, 8) already handled, in their fixed order. */
+  batchesSubmitted: z.number().int().nonnegative().default(0),
+});
+/** A {@link SubmissionProgress}. */
+export type SubmissionProgress = z.infer<typeof SubmissionProgress>;
+
+/**
+ * The resource's overall status: `SUBMITTING` while batches remain, else the least advanced state
+ * of its requests (spec 3.1), or `UNTRACKED` when no request can be followed (every identifier was
+ * submitted before, by requests the list no longer reaches).
+ */
+export type OverallStatus = "SUBMITTING" | (typeof PII_STATUSES)[number] | "UNTRACKED";
+
+/** See {@link OverallStatus}. */
+export function overallStatus(progress: SubmissionProgress, batchCount: number): OverallStatus {
+  if (progress.batchesSubmitted < batchCount) return "SUBMITTING";
+  if (progress.requests.length === 0) return "UNTRACKED";
+  const least = Math.min(...progress.requests.map((request) => PII_STATUSES.indexOf(request.status)));
+  return PII_STATUSES[least]!;
+}
+
+/** True when nothing is left to wait for: every batch is handled and every request FINISHED. */
+export function isSettled(progress: SubmissionProgress, batchCount: number): boolean {
+  const status = overallStatus(progress, batchCount);
+  return status === "FINISHED" || status === "UNTRACKED";
+}
+
+/** `3 requests: 1 ENQUEUED, 2 STARTED` (for progress lines; no identifier in it). */
+export function describeStatuses(requests: readonly TrackedRequest[]): string {
+  const counts = PII_STATUSES.map((status) => [status, requests.filter((request) => request.status === status).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([status, count]) => `${count} ${status}`);
+  return `${requests.length} request${requests.length === 1 ? "" : "s"}: ${counts.join(", ") || "none"}`;
+}
+
+/** `abc (ENQUEUED), def (FINISHED)`, or `none`: request ids are not personal data. */
+export function describeRequests(requests: readonly TrackedRequest[]): string {
+  return requests.map((request) => `${request.id} (${request.status})`).join(", ") || "none";
+}
+
+/**
+ * How many of the resource's identifiers no tracked request accounts for: identifiers the service
+ * reported as previously submitted whose earlier request the list did not show (api-facts: result
+ * sets are capped at 500).
+ */
+export function untrackedIdentifiers(progress: SubmissionProgress, identifierCount: number, batchCount: number): number {
+  if (progress.batchesSubmitted < batchCount) return 0;
+  const tracked = progress.requests.reduce((sum, request) => sum + request.identifiers, 0);
+  return Math.max(0, identifierCount - tracked);
+}

@@ -1,0 +1,191 @@
+import { BadRequestError, ConnectionError, TimeoutError } from "../client/errors";
+import { IDENTIFIERS_PER_REQUEST, type PiiApi } from "../client/pii";
+import type { PiiOptOutRequest } from "../schema";
+import type { SubmissionProgress, TrackedRequest } from "./progress";
+
+/**
+ * Submits a resource's identifiers as opt-out requests of at most 100 (spec 4.10, 8) so that nothing
+ * is lost and nothing is sent twice without need:
+ * - identifiers the service reports as previously submitted (`ignored`, api-facts) are counted, and
+ *   the earlier requests that process them are found in the list and followed ("adopted");
+ * - a POST rejected because every identifier was submitted before (the emulator's 400
+ *   `all_identifiers_previously_submitted`, spec 3.1) adopts those earlier requests instead of failing;
+ * - a POST whose answer was lost (timeout, reset after the server committed) is reconciled through
+ *   the list before anything is sent again: only identifiers no request covers are re-sent. The API
+ *   has no idempotency key (api-facts), and the client never retries a POST.
+ * Progress is recorded batch by batch in {@link SubmissionProgress}, so a run that fails half-way
+ * resumes at the first batch not handled.
+ */
+
+/** The error code of a POST whose identifiers were all submitted before (emulator's choice; spec 7: status not shown). */
+export const ALL_PREVIOUSLY_SUBMITTED = "all_identifiers_previously_submitted";
+/** POSTs of one batch whose answers may be lost before the batch fails. */
+const LOST_ANSWER_ATTEMPTS = 3;
+/** Requests one list call asks for: the cap of every result set (api-facts). */
+const LIST_LIMIT = 500;
+
+/** The identifiers in fixed batches of at most 100: sorted, so a reordered list gives the same batches. */
+export function batchesOf(identifiers: readonly string[]): string[][] {
+  const sorted = [...new Set(identifiers)].sort();
+  const batches: string[][] = [];
+  for (let start = 0; start < sorted.length; start += IDENTIFIERS_PER_REQUEST) {
+    batches.push(sorted.slice(start, start + IDENTIFIERS_PER_REQUEST));
+  }
+  return batches;
+}
+
+/** What a submission needs from its resource. */
+export interface SubmissionContext {
+  pii: PiiApi;
+  /** Every identifier of the resource, for counting what an adopted request processes for it. */
+  identifiers: ReadonlySet<string>;
+  notificationEmails?: readonly string[];
+  /** Prints a progress line (never an identifier or address). */
+  report(line: string): void;
+}
+
+/** A list answer, indexed by identifier (each identifier is in at most one request, spec 4.10). */
+interface Listing {
+  byIdentifier: Map<string, PiiOptOutRequest>;
+  requestIds: Set<string>;
+  /** How many POSTs this submission had sent when the list was read. */
+  postsBefore: number;
+}
+
+function isLostAnswer(error: unknown): boolean {
+  return error instanceof ConnectionError || error instanceof TimeoutError;
+}
+
+function isAllPreviouslySubmitted(error: unknown): boolean {
+  return error instanceof BadRequestError && error.code === ALL_PREVIOUSLY_SUBMITTED;
+}
+
+/** Submits the batches a resource has not handled yet, recording each in `progress` as it goes. */
+export class Submission {
+  private listing: Listing | undefined;
+  private posts = 0;
+
+  constructor(
+    private readonly context: SubmissionContext,
+    private readonly progress: SubmissionProgress,
+  ) {}
+
+  /** Handles every batch from `progress.batchesSubmitted` on. */
+  async submitRemaining(batches: readonly (readonly string[])[]): Promise<void> {
+    for (let index = this.progress.batchesSubmitted; index < batches.length; index++) {
+      await this.submitBatch(batches[index]!, `batch ${index + 1}/${batches.length}`);
+      this.progress.batchesSubmitted = index + 1;
+    }
+  }
+
+  private async submitBatch(batch: readonly string[], name: string): Promise<void> {
+    const { pii, notificationEmails, report } = this.context;
+    let pending = batch;
+    for (let attempt = 1; ; attempt++) {
+      let answer;
+      try {
+        this.posts++;
+        answer = await pii.submit({
+          identifiers: [...pending],
+          ...(notificationEmails === undefined ? {} : { notificationEmails: [...notificationEmails] }),
+        });
+      } catch (error) {
+        if (isAllPreviouslySubmitted(error)) {
+          const adopted = await this.adopt(pending, pending.length);
+          report(`${name}: all ${pending.length} identifiers were submitted before; following ${adopted.length} earlier request(s): ${adopted.join(", ") || "none found in the list"}`);
+          return;
+        }
+        if (!isLostAnswer(error) || attempt >= LOST_ANSWER_ATTEMPTS) throw error;
+        report(`${name}: the answer to the submission was lost (${(error as Error).message}); reading the list before sending anything again`);
+        const previous = this.listing;
+        const listing = await this.refreshListing();
+        const uncovered = pending.filter((identifier) => !listing.byIdentifier.has(identifier));
+        if (uncovered.length === 0) {
+          this.recordReconciled(pending, listing, previous);
+          report(`${name}: the lost submission had been made; nothing is sent again`);
+          return;
+        }
+        // A POST is all or nothing (spec 3.1), so the lost one made no request: what the list shows for
+        // this batch was submitted before it, and only the rest is sent again.
+        await this.adopt(pending.filter((identifier) => listing.byIdentifier.has(identifier)), pending.length - uncovered.length);
+        pending = uncovered;
+        continue;
+      }
+      this.track({ id: answer.id, status: "ENQUEUED", origin: "submitted", identifiers: answer.created, created: answer.created, ignored: answer.ignored });
+      const adopted = answer.ignored > 0 ? await this.adopt(pending, answer.ignored) : [];
+      report(
+        `${name}: request ${answer.id} created for ${answer.created} identifier(s), ${answer.ignored} previously submitted` +
+          (adopted.length > 0 ? ` (following earlier request(s) ${adopted.join(", ")})` : ""),
+      );
+      return;
+    }
+  }
+
+  /**
+   * Follows the earlier requests that process `identifiers` (previously submitted ones), and returns
+   * their ids. `expected` is how many should be found: when a list read before the latest POST finds
+   * fewer, the list is read again (another resource may have submitted them meanwhile).
+   */
+  private async adopt(identifiers: readonly string[], expected: number): Promise<string[]> {
+    let listing = this.listing ?? (await this.refreshListing());
+    const covering = (from: Listing) => identifiers.map((identifier) => this.earlierRequestFor(from, identifier)).filter((request) => request !== undefined);
+    let found = covering(listing);
+    if (found.length < expected && listing.postsBefore < this.posts) {
+      listing = await this.refreshListing();
+      found = covering(listing);
+    }
+    const adopted = [...new Map(found.map((request) => [request.id, request])).values()];
+    for (const request of adopted) this.adoptRequest(request);
+    return adopted.map((request) => request.id);
+  }
+
+  /** The request that processes `identifier`, unless it is one this resource submitted. */
+  private earlierRequestFor(listing: Listing, identifier: string): PiiOptOutRequest | undefined {
+    const request = listing.byIdentifier.get(identifier);
+    const tracked = request && this.progress.requests.find((known) => known.id === request.id);
+    return tracked?.origin === "submitted" ? undefined : request;
+  }
+
+  /**
+   * After a lost answer, every identifier of the batch is covered: the newest covering request that
+   * the list did not show before, and that holds nothing but identifiers of this batch, is the one the
+   * lost POST made; the others are earlier requests.
+   */
+  private recordReconciled(batch: readonly string[], listing: Listing, previous: Listing | undefined): void {
+    const inBatch = new Set(batch);
+    const covering = [...new Map(batch.map((identifier) => listing.byIdentifier.get(identifier)!).map((request) => [request.id, request])).values()];
+    const made = covering
+      .filter((request) => !previous?.requestIds.has(request.id) && !this.progress.requests.some((known) => known.id === request.id))
+      .filter((request) => request.identifiers.viewer_id.every((identifier) => inBatch.has(identifier)))
+      .sort((a, b) => (Date.parse(b.created_at) || 0) - (Date.parse(a.created_at) || 0))[0];
+    if (made) {
+      const created = made.identifiers.viewer_id.length;
+      this.track({ id: made.id, status: made.status, origin: "submitted", identifiers: created, created, ignored: batch.length - created });
+    }
+    for (const request of covering) if (request !== made) this.adoptRequest(request);
+  }
+
+  /** Tracks an earlier request, counting how many of the resource's identifiers it processes. */
+  private adoptRequest(request: PiiOptOutRequest): void {
+    const identifiers = request.identifiers.viewer_id.filter((identifier) => this.context.identifiers.has(identifier)).length;
+    this.track({ id: request.id, status: request.status, origin: "adopted", identifiers });
+  }
+
+  /** Adds a request, or updates an adopted one (never the record of a submitted one). */
+  private track(request: TrackedRequest): void {
+    const index = this.progress.requests.findIndex((known) => known.id === request.id);
+    if (index === -1) this.progress.requests.push(request);
+    else if (this.progress.requests[index]!.origin === "adopted") this.progress.requests[index] = request;
+  }
+
+  private async refreshListing(): Promise<Listing> {
+    const requests = await this.context.pii.list({ limit: LIST_LIMIT });
+    const byIdentifier = new Map<string, PiiOptOutRequest>();
+    for (const request of requests) {
+      // Newest first (emulator's order): should an identifier appear twice, the newest request wins.
+      for (const identifier of request.identifiers.viewer_id) if (!byIdentifier.has(identifier)) byIdentifier.set(identifier, request);
+    }
+    this.listing = { byIdentifier, requestIds: new Set(requests.map((request) => request.id)), postsBefore: this.posts };
+    return this.listing;
+  }
+}

@@ -1,0 +1,111 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { issuePath } from "../client/errors";
+import { PREVIEW_UNKNOWN } from "../rules";
+import { revealed, wireSecret } from "./wire-secret";
+
+/**
+ * The declared inputs of a PiiOptOutRequest (spec 4.10): validation for `check`, with messages that
+ * name the property and never quote a value (identifiers and addresses are personal data), and the
+ * normalized form the host works with.
+ */
+
+/** Defaults of the optional inputs. */
+export const OPT_OUT_DEFAULTS = {
+  waitForCompletion: true,
+  /** Half an hour: the emulator finishes in 5 minutes by default; the real service takes longer. */
+  waitTimeoutSeconds: 1_800,
+  pollIntervalSeconds: 10,
+} satisfies { waitForCompletion: boolean; waitTimeoutSeconds: number; pollIntervalSeconds: number };
+
+/** The two identifier properties: both kinds travel in `viewer_id` (spec 4.10). */
+export const IDENTIFIER_PROPERTIES = { viewer: "viewerIds", user: "userIds" } as const;
+/** `viewer` or `user`. */
+export type IdentifierKind = keyof typeof IDENTIFIER_PROPERTIES;
+/**
+ * The properties that carry personal data: kept only as secrets, and create-only (a change replaces
+ * the resource: a submitted deletion cannot be edited).
+ */
+export const PERSONAL_PROPERTIES = ["viewerIds", "userIds", "notificationEmails"] as const;
+
+const IdentifierList = z
+  .array(z.string({ error: "must be a string" }).min(1, "must be a non-empty string"), { error: "must be a list of strings" })
+  .min(1, "must list at least one identifier");
+
+const DeclaredInputs = z.object({
+  viewerIds: IdentifierList.optional(),
+  userIds: IdentifierList.optional(),
+  notificationEmails: z
+    .array(z.email({ error: "must be an e-mail address" }), { error: "must be a list of e-mail addresses" })
+    .optional(),
+  waitForCompletion: z.boolean({ error: "must be true or false" }).optional(),
+  waitTimeoutSeconds: z.number({ error: "must be a number of seconds" }).positive("must be a positive number of seconds").max(86_400 * 7, "must be at most a week (604800 seconds)").optional(),
+  pollIntervalSeconds: z.number({ error: "must be a number of seconds" }).min(0.01, "must be at least 0.01 seconds").max(3_600, "must be at most 3600 seconds").optional(),
+  resourceName: z.string().optional(),
+});
+
+/** The inputs as the host works with them: one kind, sorted distinct identifiers, defaults applied. */
+export interface OptOutDeclaration {
+  kind: IdentifierKind;
+  identifiers: string[];
+  notificationEmails?: string[];
+  waitForCompletion: boolean;
+  waitTimeoutSeconds: number;
+  pollIntervalSeconds: number;
+  resourceName?: string;
+}
+
+/** True for the engine's placeholder of a value not known during preview. */
+export function isUnknown(value: unknown): boolean {
+  return value === PREVIEW_UNKNOWN || (Array.isArray(value) && value.includes(PREVIEW_UNKNOWN));
+}
+
+/** Sorted distinct strings: the identity of an identifier or address list. */
+export function distinctSorted(values: readonly string[]): string[] {
+  return [...new Set(values)].sort();
+}
+
+/**
+ * Check: the failures (property and reason, no value quoted) and the inputs with the lists in their
+ * canonical order, so reordering or repeating an identifier never shows as a change.
+ */
+export function checkInputs(news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: pulumi.dynamic.CheckFailure[] } {
+  const plain = Object.fromEntries(Object.entries(news).map(([key, value]) => [key, revealed(value)]));
+  const known = Object.fromEntries(Object.entries(plain).filter(([, value]) => !isUnknown(value)));
+  const parsed = DeclaredInputs.safeParse(known);
+  const failures: pulumi.dynamic.CheckFailure[] = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({ property: String(issue.path[0] ?? ""), reason: `${issuePath("", issue.path)}: ${issue.message}` }));
+  const given = Object.values(IDENTIFIER_PROPERTIES).filter((property) => plain[property] !== undefined && plain[property] !== null);
+  if (given.length !== 1) {
+    const reason = given.length === 0 ? "give viewerIds or userIds" : "give viewerIds or userIds, not both";
+    failures.push({ property: "viewerIds", reason: `${reason} (spec 4.10: the identifiers of a request are all viewer ids or all user ids; use two resources for both kinds)` });
+  }
+  // Personal lists go back as secrets whatever the program passed (the engine keeps them so).
+  const inputs = { ...news };
+  for (const property of PERSONAL_PROPERTIES) {
+    const value = plain[property];
+    if (!Array.isArray(value) || isUnknown(value)) continue;
+    inputs[property] = wireSecret(value.every((item) => typeof item === "string") ? distinctSorted(value) : value);
+  }
+  return { inputs, failures };
+}
+
+/** The declaration of checked inputs (throws on inputs that `check` would refuse). */
+export function declarationOf(inputs: Record<string, unknown>): OptOutDeclaration {
+  const parsed = DeclaredInputs.parse(inputs);
+  const kind: IdentifierKind = parsed.viewerIds !== undefined ? "viewer" : "user";
+  const identifiers = parsed.viewerIds ?? parsed.userIds;
+  if (identifiers === undefined || (parsed.viewerIds !== undefined && parsed.userIds !== undefined)) {
+    throw new Error("give exactly one of viewerIds or userIds");
+  }
+  return {
+    kind,
+    identifiers: distinctSorted(identifiers),
+    ...(parsed.notificationEmails === undefined ? {} : { notificationEmails: distinctSorted(parsed.notificationEmails) }),
+    waitForCompletion: parsed.waitForCompletion ?? OPT_OUT_DEFAULTS.waitForCompletion,
+    waitTimeoutSeconds: parsed.waitTimeoutSeconds ?? OPT_OUT_DEFAULTS.waitTimeoutSeconds,
+    pollIntervalSeconds: parsed.pollIntervalSeconds ?? OPT_OUT_DEFAULTS.pollIntervalSeconds,
+    ...(parsed.resourceName === undefined ? {} : { resourceName: parsed.resourceName }),
+  };
+}

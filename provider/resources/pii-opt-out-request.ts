@@ -1,0 +1,80 @@
+import * as pulumi from "@pulumi/pulumi";
+import { hostedProvider, packageModule } from "../host/shim";
+import type { OverallStatus, TrackedRequest } from "../pii/progress";
+import { PERSONAL_PROPERTIES } from "./pii-opt-out-request-inputs";
+
+/** Inputs of a {@link PiiOptOutRequest} (spec 4.10). Give `viewerIds` or `userIds`, not both. */
+export interface PiiOptOutRequestArgs {
+  /** Viewer ids whose personal data is to be deleted; sent in `viewer_id` (spec 4.10). Stored as a secret. */
+  viewerIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** User ids whose personal data is to be deleted; also sent in `viewer_id` (spec 4.10). Stored as a secret. */
+  userIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Addresses the service e-mails when a request is FINISHED (spec 3.1, 6). Stored as a secret. */
+  notificationEmails?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Wait until every request is FINISHED before `up` completes. Default true. */
+  waitForCompletion?: pulumi.Input<boolean>;
+  /**
+   * How long one `up` waits, in seconds (default 1800). The engine passes no timeout to dynamic
+   * providers; when this one runs out, the requests stay in the state and the next `up` waits again.
+   */
+  waitTimeoutSeconds?: pulumi.Input<number>;
+  /** First pause between status reads, in seconds (default 10); pauses grow up to 8 times it. */
+  pollIntervalSeconds?: pulumi.Input<number>;
+}
+
+/**
+ * Asks the service to delete the personal data of viewers or users (spec 4.10), and by default waits
+ * until it has (spec 3.1: ENQUEUED, STARTED, FINISHED). More than 100 identifiers become several
+ * requests; for identifiers submitted before, the earlier requests are followed rather than new
+ * ones made, and a lost answer is reconciled through the list, never sent blindly again.
+ * Identifiers and addresses are kept only as secrets (inputs and outputs, whatever the program
+ * passes); the outputs carry a salted digest of the set for review without disclosure. Changing the
+ * identifiers or addresses replaces the resource; deleting it cannot withdraw a deletion and only
+ * removes it from the state.
+ */
+export class PiiOptOutRequest extends pulumi.dynamic.Resource {
+  declare readonly viewerIds: pulumi.Output<string[] | undefined>;
+  declare readonly userIds: pulumi.Output<string[] | undefined>;
+  declare readonly notificationEmails: pulumi.Output<string[] | undefined>;
+  /** `viewer` or `user`. */
+  declare readonly identifierKind: pulumi.Output<"viewer" | "user">;
+  /** How many distinct identifiers the resource declares. */
+  declare readonly identifierCount: pulumi.Output<number>;
+  /** Salted scrypt digest of the identifier set and its salt (see `pulumi-insights/dist/provider/pii/digest.js`). */
+  declare readonly identifierDigest: pulumi.Output<string>;
+  declare readonly identifierDigestSalt: pulumi.Output<string>;
+  /** Every request that processes the identifiers: id, status, origin, counts. */
+  declare readonly requests: pulumi.Output<TrackedRequest[]>;
+  /** The least advanced status of the requests, or SUBMITTING / UNTRACKED. */
+  declare readonly status: pulumi.Output<OverallStatus>;
+  /** Identifiers the service already had from earlier requests. */
+  declare readonly previouslySubmitted: pulumi.Output<number>;
+
+  constructor(name: string, args: PiiOptOutRequestArgs, opts?: pulumi.CustomResourceOptions) {
+    const personal = Object.fromEntries(
+      PERSONAL_PROPERTIES.filter((property) => args[property] !== undefined).map((property) => [property, pulumi.secret(args[property])]),
+    );
+    super(
+      piiOptOutRequestProvider,
+      name,
+      {
+        ...args,
+        ...personal,
+        // Names the resource in progress lines and errors (the host is not told the URN).
+        resourceName: name,
+        identifierKind: undefined,
+        identifierCount: undefined,
+        identifierDigest: undefined,
+        identifierDigestSalt: undefined,
+        requests: undefined,
+        status: undefined,
+        previouslySubmitted: undefined,
+      },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: [...PERSONAL_PROPERTIES] }),
+      "insights",
+      "PiiOptOutRequest",
+    );
+  }
+}
+
+const piiOptOutRequestProvider = hostedProvider(packageModule("resources/pii-opt-out-request-provider"));
