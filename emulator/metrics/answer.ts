@@ -1,0 +1,232 @@
+import { closestMatch } from "../../provider/schema/suggest";
+import type { AccountState } from "../accounts";
+import { dimensionValue, parseQueryFilters } from "../filtering";
+import { badRequest, featureDisabled, notFound, unprocessable, type RouteResult } from "../http";
+import type { RequestContext } from "../router";
+import { enforceRangeLimits, integerParameter, parseTimeRange, TIME_RANGE_PARAMETERS, type RangeLimits, type TimeRange, type TimeRangeRules } from "../time-range";
+import type { SessionKind, SessionRecord } from "../world/types";
+import { aggregate, emptyCell, type AggregationInput } from "./aggregate";
+import { readsAdSessions, type RequestedMetric, type ResolvedDimension } from "./catalog";
+import { parseKpiId } from "./kpis";
+import { emptyGroupByBounds, groupByBounds, plainBounds, rankGroups, renderGroupBy, renderPlain, type Ranking } from "./render";
+import { refuseIfSurelyTooLarge, refuseIfTooLarge } from "./size";
+import { layoutIntervals, parseGranularity, type IntervalLayout } from "./intervals";
+
+/**
+ * Answers a metric request (spec 4.6) once the route has resolved the metric and dimension names:
+ * parameters, limits (spec 8), the account's sessions (the same the sessions endpoints read), one
+ * aggregation pass, the body, `_meta`, and the response-size limit.
+ */
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Historical and real-time metrics: same sub-paths, different time rules (spec 4.1, 4.6, 8). */
+export interface MetricFamily {
+  timeRange: TimeRangeRules;
+  limits: RangeLimits;
+  defaultGranularity: string;
+}
+
+/** Historical metrics: last 24 hours by default, `days` from the last clock hour, 90 days within 13 months. */
+export const HISTORICAL: MetricFamily = {
+  timeRange: { allowDays: true, daysAnchor: "hour", defaultDurationMs: DAY_MS },
+  limits: { maxDurationMs: 90 * DAY_MS, maxAgeMs: 396 * DAY_MS, label: "historical metrics" },
+  defaultGranularity: "PT1H",
+};
+
+/** Real-time metrics: last 5 minutes by default, `minutes`, at most 15 minutes starting within 15 minutes. */
+export const REAL_TIME: MetricFamily = {
+  timeRange: { allowMinutes: true, defaultDurationMs: 5 * MINUTE_MS },
+  limits: { maxDurationMs: 15 * MINUTE_MS, maxAgeMs: 15 * MINUTE_MS, label: "real-time metrics" },
+  defaultGranularity: "PT1M",
+};
+
+/** What a group-by request groups by. */
+export type GroupBy = { dimension: ResolvedDimension; tag?: undefined } | { tag: string; dimension?: undefined };
+
+/** The parameters that are not filters (spec 4.6). */
+const RESERVED: ReadonlySet<string> = new Set([
+  ...TIME_RANGE_PARAMETERS, "granularity", "metric", "kpi_id", "limit", "sort_by", "order",
+]);
+const GROUP_BY_PARAMETERS = ["limit", "sort_by", "order"] as const;
+
+/** Group-by limit (spec 4.6, 8): default 50, at most 500; 0 asks for the most allowed, 500. */
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 500;
+
+/**
+ * How far before a range sessions are read so that plays still in progress at its start count in
+ * concurrent plays and interval minutes: longer than any session of the data world (the longest,
+ * a live stream of 4 hours with heavy rebuffering, stays well under it).
+ */
+export const LOOKBACK_MS = 12 * HOUR_MS;
+
+/** See the module comment. */
+export function answerMetricRequest(
+  context: RequestContext,
+  family: MetricFamily,
+  metrics: readonly RequestedMetric[],
+  groupBy?: GroupBy,
+): RouteResult {
+  const { query, account, nowMs } = context;
+  if (readsAdSessions(metrics) && !account.config.features.adInsights) {
+    throw featureDisabled("adInsights", "ad metrics need ad insights, which this account does not have (spec 1, 4.2)");
+  }
+  if (groupBy?.dimension?.errorCodeOf) checkErrorCodeDimension(groupBy.dimension, metrics);
+  if (groupBy?.tag !== undefined) checkTag(account, groupBy.tag);
+
+  const range = parseTimeRange(query, nowMs, family.timeRange);
+  enforceRangeLimits(range, nowMs, family.limits);
+  const granularity = parseGranularity(query, family.defaultGranularity);
+  const kpi = parseKpiId(query);
+  const ranking = groupBy ? parseRanking(query, metrics, range) : refuseGroupByParameters(query);
+  const filters = parseQueryFilters(query, account, "metrics", RESERVED);
+  const layout = layoutIntervals(range, granularity);
+
+  const metricContext = { nowMs, kpi };
+  const definitions = metrics.map((metric) => metric.definition);
+  const meta = {
+    granularity,
+    start_epoch_ms: range.fromMs,
+    end_epoch_ms: range.toMs,
+    kpi_id: kpi.kpi_id,
+    query_string: query.toString(),
+    ...(filters.filterId === undefined
+      ? {}
+      : { filter_info: { id: filters.filterId, name: account.filters.get(filters.filterId)?.name ?? "" } }),
+    ...(layout.partial ? { annotations: [partialNote(layout)] } : {}),
+  };
+  // Refuse a hopeless request before reading any session (spec 8: 413 over 5,700,000 bytes).
+  const early = groupBy ? emptyGroupByBounds(layout) : plainBounds(metrics, layout, emptyCell(definitions));
+  refuseIfSurelyTooLarge(early);
+  const input: AggregationInput = {
+    sessions: readSessions(account, metrics, layout, nowMs),
+    include: filters.predicate,
+    layout,
+    definitions,
+    context: metricContext,
+  };
+
+  if (!groupBy) {
+    const body = { ...renderPlain(aggregate(input), metrics, layout), _meta: meta };
+    refuseIfTooLarge(early, body);
+    return { body };
+  }
+
+  const dimension = groupBy.dimension ?? { key: groupBy.tag, description: `Custom tag ${groupBy.tag}` };
+  const aggregation = aggregate({ ...input, ...groupingOf(groupBy, metrics, metricContext) });
+  const top = rankGroups(aggregation, ranking!);
+  const bounds = groupByBounds(top, metrics, layout, dimension, aggregation.empty);
+  refuseIfSurelyTooLarge(bounds);
+  const body = {
+    ...renderGroupBy(aggregation, top, metrics, layout, dimension),
+    _meta: { ...meta, group_by_dimension: { key: dimension.key, description: dimension.description } },
+  };
+  refuseIfTooLarge(bounds, body);
+  return { body };
+}
+
+/** Sessions of the kinds the metrics read; from a lookback when overlap or peak terms need it. */
+function readSessions(
+  account: AccountState,
+  metrics: readonly RequestedMetric[],
+  layout: IntervalLayout,
+  nowMs: number,
+): Record<SessionKind, SessionRecord[]> {
+  const read = (kind: SessionKind): SessionRecord[] => {
+    const terms = metrics.flatMap((metric) => (metric.definition.source === kind ? metric.definition.terms : []));
+    if (terms.length === 0) return [];
+    const lookback = terms.some((term) => term.type === "overlap" || term.type === "peak") ? LOOKBACK_MS : 0;
+    return account.sessions(kind, layout.fromMs - lookback, layout.toMs, nowMs);
+  };
+  return { content: read("content"), ad: read("ad") };
+}
+
+/** The grouping function of a group-by: a predefined dimension, an error code or a custom tag. */
+function groupingOf(
+  groupBy: GroupBy,
+  metrics: readonly RequestedMetric[],
+  context: AggregationInput["context"],
+): Pick<AggregationInput, "groupOf" | "keepBase"> {
+  if (groupBy.tag !== undefined) {
+    // Sessions without the tag belong to no entity (the emulator's choice).
+    const tag = groupBy.tag;
+    return { groupOf: (session) => (session.customTags[tag] === undefined ? undefined : { value: session.customTags[tag] }) };
+  }
+  const { dimension } = groupBy;
+  if (dimension.errorCodeOf) {
+    // Only the failed sessions have an error code; rates keep all traffic as their denominator.
+    const counted = metrics[0]!.definition.counted!;
+    return {
+      groupOf: (session) =>
+        session.errorCode !== undefined && counted(session, context) ? { value: session.errorCode } : undefined,
+      keepBase: true,
+    };
+  }
+  return { groupOf: (session) => dimensionValue(session, dimension.key) };
+}
+
+/** 400 unless the error-code dimension is asked with the one metric it is valid for (spec 4.7). */
+function checkErrorCodeDimension(dimension: ResolvedDimension, metrics: readonly RequestedMetric[]): void {
+  if (metrics.length !== 1 || metrics[0]!.metric !== dimension.errorCodeOf) {
+    throw badRequest(
+      `the error-code dimension "${dimension.key.replace(/_/g, "-")}" is valid only with the metric "${dimension.errorCodeOf}" alone (spec 4.7)`,
+      "dimension",
+    );
+  }
+}
+
+/** 404 for a custom tag the account does not have, with a suggestion. */
+function checkTag(account: AccountState, tag: string): void {
+  const tags = account.world.customTagNames();
+  if (tags.includes(tag)) return;
+  const suggestion = closestMatch(tag, tags);
+  throw notFound(
+    `"${tag}" is not a custom tag of this account; ${suggestion ? `did you mean "${suggestion}"?` : `its tags are ${tags.map((name) => `"${name}"`).join(", ") || "none"}`} ` +
+      "(GET {base}/{metric}/group-by/dimension-tag lists them)",
+    "custom_tag",
+  );
+}
+
+/** limit, sort_by and order of a group-by request (spec 4.6, 8). */
+function parseRanking(query: URLSearchParams, metrics: readonly RequestedMetric[], range: TimeRange): Ranking {
+  const asked = integerParameter(query, "limit", DEFAULT_LIMIT, 0, MAX_LIMIT);
+  const limit = asked === 0 ? MAX_LIMIT : asked;
+  if (limit > DEFAULT_LIMIT && range.toMs - range.fromMs > DAY_MS) {
+    throw unprocessable(
+      `a group-by limit above ${DEFAULT_LIMIT} (limit=${asked}${asked === 0 ? ", which means " + MAX_LIMIT : ""}) needs a time range of at most 24 hours (spec 8)`,
+      "limit",
+    );
+  }
+  const sortName = query.get("sort_by");
+  const sortBy = sortName === null ? metrics[0]! : metrics.find((metric) => metric.name === sortName || metric.member === sortName);
+  if (!sortBy) {
+    const names = metrics.map((metric) => metric.name);
+    const suggestion = closestMatch(sortName!, names);
+    throw badRequest(
+      `"sort_by" must be one of the requested metrics (${names.join(", ")})${suggestion ? `; did you mean "${suggestion}"?` : ""}, got "${sortName}"`,
+      "sort_by",
+    );
+  }
+  const order = query.get("order") ?? "desc";
+  if (order !== "desc" && order !== "asc") throw badRequest(`"order" must be desc or asc, got "${order}"`, "order");
+  return { sortBy, order, limit };
+}
+
+/** 400 for group-by parameters on a request without group-by (spec 4.6: "group-by only"). */
+function refuseGroupByParameters(query: URLSearchParams): undefined {
+  const present = GROUP_BY_PARAMETERS.find((name) => query.has(name));
+  if (present) throw badRequest(`"${present}" applies to group-by requests only (spec 4.6)`, present);
+  return undefined;
+}
+
+function partialNote(layout: IntervalLayout): { cause: string; value: string } {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    cause: "interval_adjustment",
+    value: `the range ${iso(layout.fromMs)} to ${iso(layout.toMs)} is not aligned to ${layout.granularity}: ` +
+      "its first or last interval is partial and holds only the data inside the range",
+  };
+}

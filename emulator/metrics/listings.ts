@@ -1,0 +1,69 @@
+import { ERROR_CODE_DIMENSIONS, ERROR_FILTER_NAMES, GROUP_BY_DIMENSIONS } from "../../provider/schema/names";
+import type { z } from "zod";
+import type {
+  DimensionTagList, FilterReferenceList, GroupByDimensionList, KpiList, MetricDimensionReferenceList,
+} from "../../provider/schema/metrics";
+import type { AccountState } from "../accounts";
+import { describeDimension, snakeCase, type RequestedMetric } from "./catalog";
+import { KPI_SETS } from "./kpis";
+
+/**
+ * The lookup payloads of the metrics API (spec 4.6; "payloads of the listing endpoints: not shown"):
+ * the shapes are the emulator's choice, declared once in provider/schema/metrics.ts.
+ */
+
+/** `{base}/{metric}/group-by`: every predefined dimension, plus the error-code dimensions of the metric. */
+export function groupByDimensionList(metrics: readonly RequestedMetric[]): GroupByDimensionList {
+  const errorCode = Object.entries(ERROR_CODE_DIMENSIONS)
+    .filter(([, metric]) => metrics.length === 1 && metrics[0]!.metric === metric)
+    .map(([name]) => name);
+  return { dimensions: [...GROUP_BY_DIMENSIONS, ...errorCode].map((name) => ({ name, description: describeDimension(name) })) };
+}
+
+/** `{base}/{metric}/group-by/dimension-tag`: the account's custom tags. */
+export function dimensionTagList(account: AccountState): DimensionTagList {
+  return { dimension_tags: account.world.customTagNames().map((name) => ({ name, description: `Custom tag ${name}` })) };
+}
+
+/**
+ * `/3.0/metrics/_meta/references/dimensions`: each dimension with its display name, the query
+ * filter and the group-by path segment it is used with (spec 4.7), custom tags included.
+ */
+export function dimensionReferenceList(account: AccountState): MetricDimensionReferenceList {
+  const filters: ReadonlySet<string> = new Set(ERROR_FILTER_NAMES);
+  const predefined = GROUP_BY_DIMENSIONS.map((name) => ({
+    name: describeDimension(name),
+    filter: snakeCase(name),
+    group_by: name,
+    description: `filter with ?${snakeCase(name)}=<value>; group by {base}/{metric}/group-by/${name}`,
+  }));
+  const errorCode = Object.entries(ERROR_CODE_DIMENSIONS).map(([name, metric]) => ({
+    name: describeDimension(name),
+    ...(filters.has(snakeCase(name)) ? { filter: snakeCase(name) } : {}),
+    group_by: name,
+    description: `error codes of ${metric}; group by it only with the metric ${metric}`,
+  }));
+  const tags = account.world.customTagNames().map((tag) => ({
+    name: tag,
+    filter: `tag_${tag}`,
+    group_by: `dimension-tag/${tag}`,
+    description: `custom tag ${tag}: filter with ?tag_${tag}=<value>; group by {base}/{metric}/group-by/dimension-tag/${tag}`,
+  }));
+  return { dimensions: [...predefined, ...errorCode, ...tags] };
+}
+
+/** `/3.0/metrics/_meta/references/filters`: id, name and whether each saved filter is enabled. */
+export function filterReferenceList(account: AccountState): FilterReferenceList {
+  return {
+    filters: account.filters.list().map((filter) => ({
+      id: String(filter.id),
+      name: filter.name,
+      ...(filter.enabled === undefined ? {} : { enabled: filter.enabled }),
+    })),
+  };
+}
+
+/** `/kpis`: the KPI sets (spec 2.6), `kpi_id` a JSON number as the `kpi_id` parameter spells it. */
+export function kpiList(): z.input<typeof KpiList> {
+  return { kpis: KPI_SETS.map(({ kpi_id, kpi_name }) => ({ kpi_id, kpi_name })) };
+}

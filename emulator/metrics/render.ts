@@ -1,0 +1,149 @@
+import { timestampOf, type DimensionalDatum, type Timestamp } from "../../provider/schema";
+import type { Aggregation, Cell, GroupAggregate } from "./aggregate";
+import type { RequestedMetric, ResolvedDimension } from "./catalog";
+import type { MemberValue } from "./definitions";
+import type { IntervalLayout } from "./intervals";
+import { EXTRA_CHARACTERS_PER_FIELD, jsonBytes, type SizeBounds } from "./size";
+
+/**
+ * Metric response bodies (spec 2.4, api-facts "Metrics v3 wire format") from an aggregation: every
+ * interval of the layout appears, an interval without data with neutral values (zeros); group-by
+ * bodies list, per interval, the top entities that have data in it, in ranking order.
+ */
+
+/** The members of a plain interval: one per requested metric. */
+export type Members = Record<string, MemberValue>;
+
+/** A plain response without `_meta`. */
+export interface PlainBody {
+  /** `timestamp` plus one member per metric. */
+  time_series: Array<Record<string, Timestamp | MemberValue>>;
+  total: Members;
+}
+
+/** A group-by response without `_meta`. */
+export interface GroupByBody {
+  time_series: Array<{ timestamp: Timestamp; dimensional_data: DimensionalDatum[] }>;
+  total: DimensionalDatum[];
+}
+
+/** How the entities of a group-by are chosen (spec 4.6: the top `limit` by `sort_by` in `order`). */
+export interface Ranking {
+  sortBy: RequestedMetric;
+  order: "asc" | "desc";
+  limit: number;
+}
+
+function members(metrics: readonly RequestedMetric[], cell: Cell, base: Cell): Members {
+  const result: Members = {};
+  for (const metric of metrics) result[metric.member] = metric.definition.finalize(cell, base);
+  return result;
+}
+
+function intervalStart(layout: IntervalLayout, index: number): number {
+  return layout.startMs + index * layout.stepMs;
+}
+
+function fieldCount(metrics: readonly RequestedMetric[]): number {
+  return metrics.reduce((sum, metric) => sum + metric.fields.length, 0);
+}
+
+/** Byte bounds of a plain body (known before aggregating: one point per interval). */
+export function plainBounds(metrics: readonly RequestedMetric[], layout: IntervalLayout, empty: Cell): SizeBounds {
+  const neutral = members(metrics, empty, empty);
+  const point = jsonBytes({ timestamp: timestampOf(layout.startMs), ...neutral });
+  const lower = layout.count * point + jsonBytes({ total: neutral });
+  return { lower, upper: lower + (layout.count + 1) * fieldCount(metrics) * EXTRA_CHARACTERS_PER_FIELD };
+}
+
+/** The plain body: every interval with its members, and the whole-range total. */
+export function renderPlain(aggregation: Aggregation, metrics: readonly RequestedMetric[], layout: IntervalLayout): PlainBody {
+  const group = aggregation.groups[0]!;
+  const time_series: PlainBody["time_series"] = [];
+  for (let index = 0; index < layout.count; index++) {
+    const cell = group.cells.get(index) ?? aggregation.empty;
+    time_series.push({ timestamp: timestampOf(intervalStart(layout, index)), ...members(metrics, cell, cell) });
+  }
+  return { time_series, total: members(metrics, group.total, group.total) };
+}
+
+/**
+ * The top entities over the whole range: sorted by the first value field of `sortBy` (its count
+ * where it has one) in `order`, ties broken by dimension value in ascending code-point order so the
+ * result is deterministic, then cut to `limit`.
+ */
+export function rankGroups(aggregation: Aggregation, ranking: Ranking): GroupAggregate[] {
+  const field = ranking.sortBy.fields[0]!;
+  const baseTotal = aggregation.base?.total;
+  const keyed = aggregation.groups.map((group) => ({
+    group,
+    key: ranking.sortBy.definition.finalize(group.total, baseTotal ?? group.total)[field] ?? 0,
+  }));
+  const direction = ranking.order === "desc" ? -1 : 1;
+  keyed.sort((left, right) =>
+    left.key !== right.key
+      ? (left.key - right.key) * direction
+      : left.group.value < right.group.value ? -1 : left.group.value > right.group.value ? 1 : 0);
+  return keyed.slice(0, ranking.limit).map((entry) => entry.group);
+}
+
+/** Byte bounds of a group-by body before aggregating: the intervals alone, without entities. */
+export function emptyGroupByBounds(layout: IntervalLayout): SizeBounds {
+  const lower = layout.count * jsonBytes({ timestamp: timestampOf(layout.startMs), dimensional_data: [] });
+  return { lower, upper: lower };
+}
+
+/** Byte bounds of a group-by body of the chosen entities. */
+export function groupByBounds(
+  top: readonly GroupAggregate[],
+  metrics: readonly RequestedMetric[],
+  layout: IntervalLayout,
+  dimension: ResolvedDimension,
+  empty: Cell,
+): SizeBounds {
+  const neutral = members(metrics, empty, empty);
+  const intervals = emptyGroupByBounds(layout).lower;
+  let lower = intervals;
+  let upper = intervals;
+  for (const group of top) {
+    const entries = group.cells.size + 1;
+    const bytes = jsonBytes(datum(dimension, group, neutral));
+    lower += entries * bytes;
+    upper += entries * (bytes + fieldCount(metrics) * EXTRA_CHARACTERS_PER_FIELD);
+  }
+  return { lower, upper };
+}
+
+function datum(dimension: ResolvedDimension, group: GroupAggregate, metrics: Members): DimensionalDatum {
+  return {
+    dimension: {
+      key: dimension.key,
+      value: group.value,
+      ...(group.description === undefined ? {} : { description: group.description }),
+    },
+    metrics,
+  };
+}
+
+/** The group-by body of the chosen entities. */
+export function renderGroupBy(
+  aggregation: Aggregation,
+  top: readonly GroupAggregate[],
+  metrics: readonly RequestedMetric[],
+  layout: IntervalLayout,
+  dimension: ResolvedDimension,
+): GroupByBody {
+  const time_series: GroupByBody["time_series"] = [];
+  for (let index = 0; index < layout.count; index++) {
+    const base = aggregation.base?.cells.get(index) ?? aggregation.empty;
+    const dimensional_data: DimensionalDatum[] = [];
+    for (const group of top) {
+      const cell = group.cells.get(index);
+      if (cell) dimensional_data.push(datum(dimension, group, members(metrics, cell, aggregation.base ? base : cell)));
+    }
+    time_series.push({ timestamp: timestampOf(intervalStart(layout, index)), dimensional_data });
+  }
+  const baseTotal = aggregation.base?.total;
+  const total = top.map((group) => datum(dimension, group, members(metrics, group.total, baseTotal ?? group.total)));
+  return { time_series, total };
+}
