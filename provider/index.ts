@@ -9,6 +9,7 @@
  * });
  */
 export * from "./client";
+export * from "./data";
 export * from "./resources";
 export * from "./rules";
 export * as schema from "./schema";

@@ -1,0 +1,81 @@
+import { createHash } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
+import { InsightsClient, SettingsError, SETTINGS_ENV } from "../client";
+
+/**
+ * Where the data sources find the API. They run in the Pulumi program's own process (the
+ * dynamic-provider host serves no engine invokes), so they read the program's stack config, which a
+ * dynamic provider cannot (dynamic-provider note, rule 3).
+ */
+
+/**
+ * Explicit connection settings of one data-source call. Each setting left out is read from the
+ * program's stack config (`insights:baseUrl`, `insights:clientId`, `insights:clientSecret`), else
+ * from the environment (`INSIGHTS_BASE_URL`, `INSIGHTS_CLIENT_ID`, `INSIGHTS_CLIENT_SECRET`).
+ */
+export interface InsightsConnection {
+  /** Base URL of the API; HTTPS unless the host is loopback (the client's rule). */
+  baseUrl?: string;
+  /** API client id (spec 5). */
+  clientId?: string;
+  /** API client secret (spec 5). Set it in the stack with `pulumi config set --secret insights:clientSecret`. */
+  clientSecret?: string;
+}
+
+type SettingName = keyof typeof SETTINGS_ENV;
+const SETTING_NAMES = Object.keys(SETTINGS_ENV) as SettingName[];
+
+/** The stack-config namespace: `insights:<setting>`, the keys the dynamic providers read too. */
+const CONFIG_NAMESPACE = "insights";
+
+/**
+ * One client per distinct settings in the program's process: every data source with the same
+ * settings shares one connection pool and one concurrency bound. Keyed by a SHA-256 of the settings,
+ * so the map never holds the secret as a key.
+ */
+const clients = new Map<string, InsightsClient>();
+
+/**
+ * The client for `connection`: each setting from `connection`, else the stack config, else the
+ * environment. Throws a `SettingsError` naming all three places when a setting is found in none, and
+ * the client's own `SettingsError` when a setting is not acceptable.
+ */
+export function clientFor(connection: InsightsConnection = {}): InsightsClient {
+  // Read at call time, not at import: tests and programs may set the config after importing.
+  const config = new pulumi.Config(CONFIG_NAMESPACE);
+  const settings = {} as Record<SettingName, string>;
+  for (const name of SETTING_NAMES) {
+    // The secret is read as a plain string only here, to build the client; it never enters an Output.
+    const value = nonBlank(connection[name]) ?? nonBlank(config.get(name)) ?? nonBlank(process.env[SETTINGS_ENV[name]]);
+    if (value === undefined) {
+      throw new SettingsError(
+        name,
+        `missing ${name}: pass \`connection.${name}\`, set the stack config ${CONFIG_NAMESPACE}:${name} ` +
+          `(\`pulumi config set ${name === "clientSecret" ? "--secret " : ""}${CONFIG_NAMESPACE}:${name} <value>\`) ` +
+          `or set the environment variable ${SETTINGS_ENV[name]}`,
+      );
+    }
+    settings[name] = value;
+  }
+  const key = createHash("sha256").update(JSON.stringify(SETTING_NAMES.map((name) => settings[name]))).digest("hex");
+  let client = clients.get(key);
+  if (client === undefined) {
+    client = new InsightsClient(settings);
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/**
+ * Closes every client the data sources opened in this process. A Pulumi program need not call it
+ * (idle connections do not keep the process alive); long-lived processes and tests do.
+ */
+export async function closeDataSourceClients(): Promise<void> {
+  const open = [...clients.values()];
+  clients.clear();
+  await Promise.all(open.map((client) => client.close()));
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
+}

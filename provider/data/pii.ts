@@ -1,0 +1,20 @@
+import type { PiiListQuery } from "../client";
+import { personalDataSource } from "./define";
+
+/**
+ * Data sources of the PII opt-out API (spec 4.10, 2.9), for status reporting. Requests hold viewer
+ * or user ids and e-mail addresses, so the Output forms answer secrets.
+ */
+
+/**
+ * The opt-out requests matching the query (spec 4.10): `status` (ENQUEUED, STARTED, FINISHED), a
+ * creation range `start`/`end` (YYYY-MM-DD) and `limit`. `getPiiOptOutRequestsOutput` answers a secret.
+ *
+ * @example
+ * // What a pipeline reports: how many requests are still being processed.
+ * export const pendingOptOuts = getPiiOptOutRequestsOutput({ status: ["ENQUEUED", "STARTED"] }).apply(({ requests }) => requests.length);
+ */
+export const { getPiiOptOutRequests, getPiiOptOutRequestsOutput } = personalDataSource("PiiOptOutRequests", async (client, params: PiiListQuery, options) => ({ requests: await client.pii.list(params, options) }));
+
+/** One opt-out request with its state (spec 3.1); an unknown id is a `NotFoundError`. `getPiiOptOutRequestOutput` answers a secret. */
+export const { getPiiOptOutRequest, getPiiOptOutRequestOutput } = personalDataSource("PiiOptOutRequest", (client, { id }: { id: string }, options) => client.pii.get(id, options));
