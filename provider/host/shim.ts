@@ -9,18 +9,23 @@ import type * as pulumi from "@pulumi/pulumi";
  * version keeps working after an upgrade.
  *
  * @param implementation A specifier such as `pulumi-insights/dist/provider/resources/saved-filter-provider.js`,
- *   resolved in the host from the Pulumi project directory (package self-reference inside this repo).
+ *   resolved in the host from the Pulumi project directory.
  */
 export function hostedProvider(implementation: string): pulumi.dynamic.ResourceProvider {
-  // Every method body must stay self-contained: the closure serializer copies only `implementation`.
+  // Method bodies stay self-contained: the closure serializer copies only `implementation` and
+  // `load`. The host evaluates `__provider` as a module without a file name, whose `require` knows
+  // neither package self-reference nor the project's package; resolving from the project's
+  // package.json (the host's cwd is the Pulumi project directory) finds the package both in a user's
+  // node_modules and, by self-reference, in this repository's own root stack.
+  const load = () => require("node:module").createRequire(`${process.cwd()}/package.json`)(implementation).provider;
   return {
-    configure: (request) => require(implementation).provider.configure(request),
-    check: (olds, news) => require(implementation).provider.check(olds, news),
-    diff: (id, olds, news) => require(implementation).provider.diff(id, olds, news),
-    create: (inputs) => require(implementation).provider.create(inputs),
-    read: (id, props) => require(implementation).provider.read(id, props),
-    update: (id, olds, news) => require(implementation).provider.update(id, olds, news),
-    delete: (id, props) => require(implementation).provider.delete(id, props),
+    configure: (request) => load().configure(request),
+    check: (olds, news) => load().check(olds, news),
+    diff: (id, olds, news) => load().diff(id, olds, news),
+    create: (inputs) => load().create(inputs),
+    read: (id, props) => load().read(id, props),
+    update: (id, olds, news) => load().update(id, olds, news),
+    delete: (id, props) => load().delete(id, props),
   };
 }
 
