@@ -130,14 +130,7 @@ async function route(
         allow: resolved.methodNotAllowed.join(", "),
       });
     }
-    let body: unknown;
-    if (rawBody.length > 0) {
-      try {
-        body = JSON.parse(rawBody);
-      } catch {
-        throw new HttpError(400, "invalid_json", "the request body is not valid JSON", "body");
-      }
-    }
+    const body = parseJsonBody(rawBody);
     return await resolved.handler({ method, path, query, params: resolved.params, body, account, emulator: state, nowMs });
   } catch (error) {
     if (error instanceof HttpError) return { status: error.status, body: error.toBody(), headers: error.headers };
@@ -154,14 +147,7 @@ async function handleControlRequest(
   response: ServerResponse,
 ): Promise<void> {
   try {
-    let body: unknown;
-    if (rawBody.length > 0) {
-      try {
-        body = JSON.parse(rawBody);
-      } catch {
-        throw new HttpError(400, "invalid_json", "the request body is not valid JSON", "body");
-      }
-    }
+    const body = parseJsonBody(rawBody);
     const result = handleControl(state, method, path, query, body);
     if (!result) throw new HttpError(404, "not_found", `no control endpoint ${method} ${path}; see emulator/README.md`);
     if (method !== "GET") state.persist();
@@ -169,6 +155,16 @@ async function handleControlRequest(
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     send(response, error.status, error.toBody(), error.headers);
+  }
+}
+
+/** The JSON body of a request, undefined when empty; 400 when it is not JSON. */
+function parseJsonBody(rawBody: string): unknown {
+  if (rawBody.length === 0) return undefined;
+  try {
+    return JSON.parse(rawBody);
+  } catch {
+    throw new HttpError(400, "invalid_json", "the request body is not valid JSON", "body");
   }
 }
 

@@ -30,16 +30,22 @@ export const RuleGroup: z.ZodType<RuleGroup> = z.lazy(() =>
 /** A rule node: group or leaf, told apart by the presence of `rules`. */
 export const RuleNode: z.ZodType<RuleNode> = z.lazy(() => z.union([RuleGroup, RuleLeaf]));
 
-/** A saved filter as the service returns it (spec 2.7). Unknown fields are kept. */
-export const SavedFilter = z.looseObject({
-  id: Identifier,
-  name: z.string(),
+/** The writable fields of a saved filter (spec 2.7, 4.8). */
+const WRITABLE_FIELDS = {
+  name: z.string().min(1),
   rules: RuleGroup,
   category: z.string().optional(),
   subcategory: z.string().optional(),
   advanced: z.boolean().optional(),
   content: z.boolean().optional(),
   enabled: z.boolean().optional(),
+};
+
+/** A saved filter as the service returns it (spec 2.7). Unknown fields are kept. */
+export const SavedFilter = z.looseObject({
+  ...WRITABLE_FIELDS,
+  id: Identifier,
+  name: z.string(),
   created: z.string().optional(),
   edited: z.string().optional(),
   creator: z.string().optional(),
@@ -49,15 +55,7 @@ export const SavedFilter = z.looseObject({
 export type SavedFilter = z.infer<typeof SavedFilter>;
 
 /** The writable fields of a saved filter (spec 4.8, POST body item). */
-export const SavedFilterInput = z.object({
-  name: z.string().min(1),
-  rules: RuleGroup,
-  category: z.string().optional(),
-  subcategory: z.string().optional(),
-  advanced: z.boolean().optional(),
-  content: z.boolean().optional(),
-  enabled: z.boolean().optional(),
-});
+export const SavedFilterInput = z.object(WRITABLE_FIELDS);
 /** A {@link SavedFilterInput}. */
 export type SavedFilterInput = z.infer<typeof SavedFilterInput>;
 
