@@ -1,38 +1,19 @@
 import { afterAll, beforeAll, expect } from "vitest";
-import { AlertsApi } from "../../provider/client/alerts";
+import { InsightsClient } from "../../provider/client";
 import { ArgumentError } from "../../provider/client/errors";
-import { MetricsApi } from "../../provider/client/metrics";
-import { SessionsApi } from "../../provider/client/sessions";
-import { resolveSettings } from "../../provider/client/settings";
-import { Transport } from "../../provider/client/transport";
 import { DEV, startTestEmulator, TEST_NOW_MS, type TestEmulator } from "./emulator";
 
 /**
- * The query families of the typed client (sessions, metrics, alerts) over real HTTP to a test
- * emulator, with the client's clock at the emulator's frozen TEST_NOW: the recency limits of spec 8
- * and the splitting of relative ranges read that clock. Retries are off so the journal shows
- * exactly the requests the families send.
+ * The typed client over real HTTP to a test emulator, with the client's clock at the emulator's
+ * frozen TEST_NOW: the recency limits of spec 8 and the splitting of relative ranges read that
+ * clock. Retries are off so the journal shows exactly the requests the families send.
  */
 export function queryFamilies(emulator: TestEmulator, account: { clientId: string; clientSecret: string } = DEV): QueryFamilies {
-  const transport = new Transport(resolveSettings({ baseUrl: emulator.url, ...account, retry: { maxRetries: 0 }, env: {} }));
-  const now = () => TEST_NOW_MS;
-  return {
-    sessions: new SessionsApi(transport, { now }),
-    metrics: new MetricsApi(transport, { realTime: false, now }),
-    realTimeMetrics: new MetricsApi(transport, { realTime: true, now }),
-    alerts: new AlertsApi(transport),
-    close: () => transport.close(),
-  };
+  return new InsightsClient({ baseUrl: emulator.url, ...account, retry: { maxRetries: 0 }, env: {}, now: () => TEST_NOW_MS });
 }
 
-/** The query families of one account, sharing one transport. */
-export interface QueryFamilies {
-  sessions: SessionsApi;
-  metrics: MetricsApi<false>;
-  realTimeMetrics: MetricsApi<true>;
-  alerts: AlertsApi;
-  close(): Promise<void>;
-}
+/** The families of one account, sharing one transport. */
+export type QueryFamilies = InsightsClient;
 
 /** One API request as the emulator's journal records it (emulator/journal.ts). */
 export interface JournalEntry {
