@@ -43,6 +43,7 @@ export interface AlertListParams<Metric extends string> {
 
 /** Arguments of an alert detail. */
 export interface AlertDetailParams {
+  /** The alert's id, as the lists answer it. */
   alertId: string;
 }
 

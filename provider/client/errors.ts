@@ -59,6 +59,7 @@ export class ArgumentError extends InsightsError {
 
 /** What identifies one request in an error: method and path, the query kept apart. */
 export interface RequestDescription {
+  /** The HTTP method. */
   method: HttpMethod;
   /** The path without the query string. */
   path: string;
@@ -68,7 +69,9 @@ export interface RequestDescription {
 
 /** Base of the errors about one request: method and path, and the query as a hidden field. */
 export abstract class RequestError extends InsightsError {
+  /** The HTTP method of the request. */
   readonly method: HttpMethod;
+  /** The path of the request, without the query string. */
   readonly path: string;
   /** The query string of the request; non-enumerable because queries can carry viewer ids. */
   declare readonly query: string;
@@ -89,6 +92,7 @@ export abstract class RequestError extends InsightsError {
 
 /** Everything an {@link ApiError} is built from. */
 export interface ApiErrorDetails extends RequestDescription {
+  /** The HTTP status of the answer. */
   status: number;
   /** The response body: parsed JSON, or the raw text when it is not JSON. */
   body: unknown;
@@ -102,6 +106,7 @@ export interface ApiErrorDetails extends RequestDescription {
  * are read from it when present.
  */
 export class ApiError extends RequestError {
+  /** The HTTP status of the answer (spec 7). */
   readonly status: number;
   /** The parsed response body as received. */
   readonly body: unknown;

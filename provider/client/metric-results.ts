@@ -20,7 +20,9 @@ import type { GroupByMerged, PlainMerged, WindowTotal } from "./metric-merge";
 
 /** One point of a series: the start of the interval and the value. */
 export interface SeriesPoint {
+  /** The start of the interval. */
   time: Date;
+  /** The value over the interval. */
   value: number;
 }
 

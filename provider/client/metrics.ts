@@ -89,11 +89,13 @@ export interface SeriesParams<RealTime extends boolean> extends FilterArguments<
 
 /** One metric (spec 4.6 `{base}/{metric_name}`). */
 export interface MetricParams<Metric extends AcceptedMetricName, RealTime extends boolean> extends SeriesParams<RealTime> {
+  /** The metric's name (spec 4.6, kebab-case: `plays`, `rebuffering-ratio`). */
   metric: Metric;
 }
 
 /** Several metrics (spec 4.6 `{base}/custom-selection`); any number, 12 per request. */
 export interface SelectionParams<Metric extends AcceptedMetricName, RealTime extends boolean> extends SeriesParams<RealTime> {
+  /** The metrics' names (spec 4.6, kebab-case). */
   metrics: readonly Metric[];
 }
 
@@ -103,18 +105,21 @@ export interface GroupByOptions {
   limit?: number;
   /** The metric to rank entities by: one of the requested metrics. Default the first. */
   sortBy?: AcceptedMetricName;
+  /** Ranking order: `desc` for the highest first. */
   order?: "asc" | "desc";
 }
 
 /** One metric grouped by a predefined or error-code dimension (spec 4.6, 4.7). */
 export interface GroupByParams<Metric extends AcceptedMetricName, RealTime extends boolean>
   extends MetricParams<Metric, RealTime>, GroupByOptions {
+  /** The dimension to group by (spec 4.7, kebab-case: `isp`, `geo-country-code`), or an error-code dimension. */
   dimension: GroupByName;
 }
 
 /** Several metrics grouped by a dimension (spec 4.6 `custom-selection/group-by/{dimension}`). */
 export interface SelectionGroupByParams<Metric extends AcceptedMetricName, RealTime extends boolean>
   extends SelectionParams<Metric, RealTime>, GroupByOptions {
+  /** The dimension to group by (spec 4.7, kebab-case). */
   dimension: GroupByName;
 }
 

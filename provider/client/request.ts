@@ -25,5 +25,6 @@ export interface RequestOptions {
  * concurrency bound and timeouts applied) and parse the answer with a zod schema.
  */
 export interface Requester {
+  /** Sends the request described by `options` and answers its body parsed with `schema`. */
   request<Schema extends z.ZodType>(options: RequestOptions, schema: Schema): Promise<z.infer<Schema>>;
 }

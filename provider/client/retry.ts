@@ -35,8 +35,11 @@ export const DEFAULT_RETRY_OPTIONS = {
   baseDelayMs: 250,
   maxDelayMs: 8_000,
   budgetMs: 60_000,
+  /** Jitter source. */
   random: Math.random,
+  /** Waits between attempts; an abort ends the wait. */
   sleep: (ms, signal) => delay(ms, undefined, signal ? { signal } : {}),
+  /** The clock the retry budget is measured with. */
   now: Date.now,
 } satisfies RetryOptions;
 

@@ -13,7 +13,9 @@ export type DateInput = Date | string | number;
 
 /** `[start, end)`: start inclusive, end exclusive (spec 4.1). */
 export interface ExplicitRange {
+  /** The start, included. */
   start: DateInput;
+  /** The end, excluded. */
   end: DateInput;
   lastDays?: never;
   lastMinutes?: never;
@@ -21,6 +23,7 @@ export interface ExplicitRange {
 
 /** The last N days: historical metrics and viewer endpoints only (spec 4.1). */
 export interface LastDaysRange {
+  /** How many days back from now. */
   lastDays: number;
   start?: never;
   end?: never;
@@ -29,6 +32,7 @@ export interface LastDaysRange {
 
 /** The last N minutes: real-time metrics only (spec 4.1). */
 export interface LastMinutesRange {
+  /** How many minutes back from now. */
   lastMinutes: number;
   start?: never;
   end?: never;

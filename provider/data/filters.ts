@@ -28,40 +28,60 @@ export type GetFilterFieldValuesArgs =
   | { field: FilterLookupName; pattern?: string; category?: never }
   | ({ field: "subcategories" } & SubcategoryQuery);
 
-/**
- * The saved filters matching the query (spec 4.8): `creator`, `ids`, `advanced`, `name` (substring),
- * `category`, `subcategory`, `enabled`, `created` (YYYY-MM-DD), `limit`; more than 100 ids are
- * fetched in several calls.
- *
- * @example
- * const { filters } = await getSavedFilters({ category: "CONTENT", enabled: true });
- */
-export const { getSavedFilters, getSavedFiltersOutput } = dataSource("SavedFilters", async (client, params: GetSavedFiltersArgs, options) => ({ filters: await client.filters.list(params, options) }));
+export const {
+  /**
+   * The saved filters matching the query (spec 4.8): `creator`, `ids`, `advanced`, `name` (substring),
+   * `category`, `subcategory`, `enabled`, `created` (YYYY-MM-DD), `limit`; more than 100 ids are
+   * fetched in several calls.
+   *
+   * @example
+   * const { filters } = await getSavedFilters({ category: "CONTENT", enabled: true });
+   */
+  getSavedFilters,
+  /** The Output form of {@link getSavedFilters}: `Input`s in, an `Output` out. */
+  getSavedFiltersOutput,
+} = dataSource("SavedFilters", async (client, params: GetSavedFiltersArgs, options) => ({ filters: await client.filters.list(params, options) }));
 
-/** The saved filter with this id, given as a string or a number (spec 2.7); none is a `NotFoundError`. */
-export const { getSavedFilter, getSavedFilterOutput } = dataSource("SavedFilter", (client, { id }: { id: string | number }, options) => client.filters.get(id, options));
+export const {
+  /** The saved filter with this id, given as a string or a number (spec 2.7); none is a `NotFoundError`. */
+  getSavedFilter,
+  /** The Output form of {@link getSavedFilter}: `Input`s in, an `Output` out. */
+  getSavedFilterOutput,
+} = dataSource("SavedFilter", (client, { id }: { id: string | number }, options) => client.filters.get(id, options));
 
-/**
- * The saved filter named exactly `name` (the API's `name` query matches substrings). None is a
- * `NotFoundError` with the nearest names; several of that name are an `InsightsError` listing their ids.
- *
- * @example
- * const sports = await getSavedFilterByName({ name: "Sports live" });
- * const failures = await getMetric({ metric: "video-start-failures", filterId: sports.id });
- */
-export const { getSavedFilterByName, getSavedFilterByNameOutput } = dataSource("SavedFilterByName", readByExactName);
+export const {
+  /**
+   * The saved filter named exactly `name` (the API's `name` query matches substrings). None is a
+   * `NotFoundError` with the nearest names; several of that name are an `InsightsError` listing their ids.
+   *
+   * @example
+   * const sports = await getSavedFilterByName({ name: "Sports live" });
+   * const failures = await getMetric({ metric: "video-start-failures", filterId: sports.id });
+   */
+  getSavedFilterByName,
+  /** The Output form of {@link getSavedFilterByName}: `Input`s in, an `Output` out. */
+  getSavedFilterByNameOutput,
+} = dataSource("SavedFilterByName", readByExactName);
 
-/**
- * The values a filter rule may use for one field (spec 4.8 lookups), optionally only those that
- * contain `pattern`: fields such as ASN and Country accept only these values (spec 2.7).
- *
- * @example
- * const { values } = await getFilterFieldValues({ field: "countries", pattern: "United" });
- */
-export const { getFilterFieldValues, getFilterFieldValuesOutput } = dataSource("FilterFieldValues", readFieldValues);
+export const {
+  /**
+   * The values a filter rule may use for one field (spec 4.8 lookups), optionally only those that
+   * contain `pattern`: fields such as ASN and Country accept only these values (spec 2.7).
+   *
+   * @example
+   * const { values } = await getFilterFieldValues({ field: "countries", pattern: "United" });
+   */
+  getFilterFieldValues,
+  /** The Output form of {@link getFilterFieldValues}: `Input`s in, an `Output` out. */
+  getFilterFieldValuesOutput,
+} = dataSource("FilterFieldValues", readFieldValues);
 
-/** The filter field names rules may use (spec 4.8 `GET /bulk_filters/fields`, 2.7). */
-export const { getFilterFields, getFilterFieldsOutput } = dataSource("FilterFields", async (client, _params: NoArguments, options) => ({ fields: await client.filters.fields(options) }));
+export const {
+  /** The filter field names rules may use (spec 4.8 `GET /bulk_filters/fields`, 2.7). */
+  getFilterFields,
+  /** The Output form of {@link getFilterFields}: `Input`s in, an `Output` out. */
+  getFilterFieldsOutput,
+} = dataSource("FilterFields", async (client, _params: NoArguments, options) => ({ fields: await client.filters.fields(options) }));
 
 /** Exactly one filter of that name, else an error that says what there is instead. */
 async function readByExactName(client: InsightsClient, { name }: { name: string }, options: CallOptions): Promise<SavedFilter> {

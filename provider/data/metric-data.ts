@@ -10,8 +10,11 @@ import { METRIC_VALUE_FIELDS, metricMemberName, MetricValue, type MetricValueFie
 
 /** One interval of a series: its start (ISO 8601 UTC and epoch milliseconds) and the value. */
 export interface MetricPoint {
+  /** The start of the interval, ISO 8601 UTC. */
   time: string;
+  /** The start of the interval, epoch milliseconds. */
   epochMs: number;
+  /** The value over the interval. */
   value: number;
 }
 

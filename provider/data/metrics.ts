@@ -50,6 +50,7 @@ export type GetMetricGroupByTagArgs<Metric extends AcceptedMetricName> = Flavour
 
 /** Arguments of the per-metric listings ({@link getGroupByDimensions}, {@link getDimensionTags}). */
 export interface GetMetricListingArgs {
+  /** The metric's name (spec 4.6). */
   metric: AcceptedMetricName;
   /** The real-time base path (spec 4.6); default historical. */
   realTime?: boolean;
@@ -101,67 +102,107 @@ function metricsApi(client: InsightsClient, realTime: unknown): MetricsApi {
   return realTime === true ? client.realTimeMetrics : client.metrics;
 }
 
-/**
- * One metric as a time series (spec 4.6 `{base}/{metric_name}`): a range (historical default the
- * last 24 hours, split past 90 days), a granularity (PT1H by default, `ALL` for one interval),
- * dimension filters, custom tags or a saved filter, a KPI set; `realTime: true` for the real-time
- * family. The answer has `series[metric][field]` and `total[metric][field]` for the metric's value
- * fields (api-facts).
- *
- * @example
- * const failures = await getMetric({ metric: "video-start-failures", filters: { geo_country_code: "US" } });
- * const hourly = failures.series["video-start-failures"].percentage; // [{ time, epochMs, value }]
- * export const playsLastDay = getMetricOutput({ metric: "plays", range: { lastDays: 1 }, granularity: "ALL" }).total.apply((total) => total?.plays.count);
- */
-export const { getMetric, getMetricOutput } = metricDataSource("Metric", async (api, params, options) => metricData(await api.metric(params, options), [params.metric]));
+export const {
+  /**
+   * One metric as a time series (spec 4.6 `{base}/{metric_name}`): a range (historical default the
+   * last 24 hours, split past 90 days), a granularity (PT1H by default, `ALL` for one interval),
+   * dimension filters, custom tags or a saved filter, a KPI set; `realTime: true` for the real-time
+   * family. The answer has `series[metric][field]` and `total[metric][field]` for the metric's value
+   * fields (api-facts).
+   *
+   * @example
+   * const failures = await getMetric({ metric: "video-start-failures", filters: { geo_country_code: "US" } });
+   * const hourly = failures.series["video-start-failures"].percentage; // [{ time, epochMs, value }]
+   * export const playsLastDay = getMetricOutput({ metric: "plays", range: { lastDays: 1 }, granularity: "ALL" }).total.apply((total) => total?.plays.count);
+   */
+  getMetric,
+  /** The Output form of {@link getMetric}: `Input`s in, an `Output` out. */
+  getMetricOutput,
+} = metricDataSource("Metric", async (api, params, options) => metricData(await api.metric(params, options), [params.metric]));
 
-/**
- * Several metrics as one time series (spec 4.6 `{base}/custom-selection`); more than 12 are fetched
- * in chunks of 12 and merged.
- *
- * @example
- * const quality = await getMetrics({ metrics: ["plays", "video-start-failures", "rebuffering-ratio"], range: { lastDays: 1 }, granularity: "ALL" });
- * const rebuffering = quality.total?.["rebuffering-ratio"].ratio;
- */
-export const { getMetrics, getMetricsOutput } = metricDataSource("Metrics", async (api, params, options) => metricData(await api.customSelection(params, options), params.metrics));
+export const {
+  /**
+   * Several metrics as one time series (spec 4.6 `{base}/custom-selection`); more than 12 are fetched
+   * in chunks of 12 and merged.
+   *
+   * @example
+   * const quality = await getMetrics({ metrics: ["plays", "video-start-failures", "rebuffering-ratio"], range: { lastDays: 1 }, granularity: "ALL" });
+   * const rebuffering = quality.total?.["rebuffering-ratio"].ratio;
+   */
+  getMetrics,
+  /** The Output form of {@link getMetrics}: `Input`s in, an `Output` out. */
+  getMetricsOutput,
+} = metricDataSource("Metrics", async (api, params, options) => metricData(await api.customSelection(params, options), params.metrics));
 
-/**
- * One metric grouped by a dimension (spec 4.6 `{base}/{metric_name}/group-by/{dimension}`): the top
- * `limit` entities (default 50, at most 500; above 50 the range is at most 24 hours), ranked by
- * `sortBy` in `order`.
- *
- * @example
- * // One saved filter per top-10 ISP by plays over the last day.
- * const isps = await getMetricGroupBy({ metric: "plays", dimension: "isp", limit: 10, sortBy: "plays", order: "desc", range: { lastDays: 1 }, granularity: "ALL" });
- * for (const isp of isps.entities) {
- *   new SavedFilter(`isp-${isp.value}`, { name: `ISP ${isp.value}`, rules: and(or(field("ISP").equals(isp.value))) });
- * }
- */
-export const { getMetricGroupBy, getMetricGroupByOutput } = metricDataSource("MetricGroupBy", async (api, params, options) => groupByData(await api.groupBy(params, options), [params.metric]));
+export const {
+  /**
+   * One metric grouped by a dimension (spec 4.6 `{base}/{metric_name}/group-by/{dimension}`): the top
+   * `limit` entities (default 50, at most 500; above 50 the range is at most 24 hours), ranked by
+   * `sortBy` in `order`.
+   *
+   * @example
+   * // One saved filter per top-10 ISP by plays over the last day.
+   * const isps = await getMetricGroupBy({ metric: "plays", dimension: "isp", limit: 10, sortBy: "plays", order: "desc", range: { lastDays: 1 }, granularity: "ALL" });
+   * for (const isp of isps.entities) {
+   *   new SavedFilter(`isp-${isp.value}`, { name: `ISP ${isp.value}`, rules: and(or(field("ISP").equals(isp.value))) });
+   * }
+   */
+  getMetricGroupBy,
+  /** The Output form of {@link getMetricGroupBy}: `Input`s in, an `Output` out. */
+  getMetricGroupByOutput,
+} = metricDataSource("MetricGroupBy", async (api, params, options) => groupByData(await api.groupBy(params, options), [params.metric]));
 
-/**
- * Several metrics grouped by a dimension (spec 4.6 `{base}/custom-selection/group-by/{dimension}`);
- * over 12 metrics, every chunk is ranked by the same metric so the chunks answer for the same entities.
- */
-export const { getMetricsGroupBy, getMetricsGroupByOutput } = metricDataSource("MetricsGroupBy", async (api, params, options) => groupByData(await api.customSelectionGroupBy(params, options), params.metrics));
+export const {
+  /**
+   * Several metrics grouped by a dimension (spec 4.6 `{base}/custom-selection/group-by/{dimension}`);
+   * over 12 metrics, every chunk is ranked by the same metric so the chunks answer for the same entities.
+   */
+  getMetricsGroupBy,
+  /** The Output form of {@link getMetricsGroupBy}: `Input`s in, an `Output` out. */
+  getMetricsGroupByOutput,
+} = metricDataSource("MetricsGroupBy", async (api, params, options) => groupByData(await api.customSelectionGroupBy(params, options), params.metrics));
 
-/**
- * One metric grouped by a custom tag of the account (spec 4.6
- * `{base}/{metric_name}/group-by/dimension-tag/{custom_tag}`), with the options of {@link getMetricGroupBy}.
- */
-export const { getMetricGroupByTag, getMetricGroupByTagOutput } = metricDataSource("MetricGroupByTag", async (api, params, options) => groupByData(await api.groupByTag(params, options), [params.metric]));
+export const {
+  /**
+   * One metric grouped by a custom tag of the account (spec 4.6
+   * `{base}/{metric_name}/group-by/dimension-tag/{custom_tag}`), with the options of {@link getMetricGroupBy}.
+   */
+  getMetricGroupByTag,
+  /** The Output form of {@link getMetricGroupByTag}: `Input`s in, an `Output` out. */
+  getMetricGroupByTagOutput,
+} = metricDataSource("MetricGroupByTag", async (api, params, options) => groupByData(await api.groupByTag(params, options), [params.metric]));
 
-/** The dimensions a metric can be grouped by (spec 4.6 `{base}/{metric_name}/group-by`). */
-export const { getGroupByDimensions, getGroupByDimensionsOutput } = dataSource("GroupByDimensions", (client, { realTime, ...params }: GetMetricListingArgs, options) => metricsApi(client, realTime).groupByDimensions(params, options));
+export const {
+  /** The dimensions a metric can be grouped by (spec 4.6 `{base}/{metric_name}/group-by`). */
+  getGroupByDimensions,
+  /** The Output form of {@link getGroupByDimensions}: `Input`s in, an `Output` out. */
+  getGroupByDimensionsOutput,
+} = dataSource("GroupByDimensions", (client, { realTime, ...params }: GetMetricListingArgs, options) => metricsApi(client, realTime).groupByDimensions(params, options));
 
-/** The account's custom tags a metric can be grouped by (spec 4.6 `{base}/{metric_name}/group-by/dimension-tag`). */
-export const { getDimensionTags, getDimensionTagsOutput } = dataSource("DimensionTags", (client, { realTime, ...params }: GetMetricListingArgs, options) => metricsApi(client, realTime).dimensionTags(params, options));
+export const {
+  /** The account's custom tags a metric can be grouped by (spec 4.6 `{base}/{metric_name}/group-by/dimension-tag`). */
+  getDimensionTags,
+  /** The Output form of {@link getDimensionTags}: `Input`s in, an `Output` out. */
+  getDimensionTagsOutput,
+} = dataSource("DimensionTags", (client, { realTime, ...params }: GetMetricListingArgs, options) => metricsApi(client, realTime).dimensionTags(params, options));
 
-/** The filtering and group-by dimensions of the metrics API (spec 4.6 `/3.0/metrics/_meta/references/dimensions`). */
-export const { getMetricDimensions, getMetricDimensionsOutput } = dataSource("MetricDimensions", (client, params: NoArguments, options) => client.metrics.dimensionReferences(params, options));
+export const {
+  /** The filtering and group-by dimensions of the metrics API (spec 4.6 `/3.0/metrics/_meta/references/dimensions`). */
+  getMetricDimensions,
+  /** The Output form of {@link getMetricDimensions}: `Input`s in, an `Output` out. */
+  getMetricDimensionsOutput,
+} = dataSource("MetricDimensions", (client, params: NoArguments, options) => client.metrics.dimensionReferences(params, options));
 
-/** Basic data (id, name) about the saved filters, as the metrics API knows them (spec 4.6 `/3.0/metrics/_meta/references/filters`). */
-export const { getSavedFilterReferences, getSavedFilterReferencesOutput } = dataSource("SavedFilterReferences", (client, params: NoArguments, options) => client.metrics.filterReferences(params, options));
+export const {
+  /** Basic data (id, name) about the saved filters, as the metrics API knows them (spec 4.6 `/3.0/metrics/_meta/references/filters`). */
+  getSavedFilterReferences,
+  /** The Output form of {@link getSavedFilterReferences}: `Input`s in, an `Output` out. */
+  getSavedFilterReferencesOutput,
+} = dataSource("SavedFilterReferences", (client, params: NoArguments, options) => client.metrics.filterReferences(params, options));
 
-/** The KPI sets (spec 4.6 `/kpis`, 2.6): `kpi_id` (1 is the default set) and `kpi_name`. */
-export const { getKpis, getKpisOutput } = dataSource("Kpis", (client, params: NoArguments, options) => client.metrics.kpis(params, options));
+export const {
+  /** The KPI sets (spec 4.6 `/kpis`, 2.6): `kpi_id` (1 is the default set) and `kpi_name`. */
+  getKpis,
+  /** The Output form of {@link getKpis}: `Input`s in, an `Output` out. */
+  getKpisOutput,
+} = dataSource("Kpis", (client, params: NoArguments, options) => client.metrics.kpis(params, options));

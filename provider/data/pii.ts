@@ -6,15 +6,23 @@ import { personalDataSource } from "./define";
  * or user ids and e-mail addresses, so the Output forms answer secrets.
  */
 
-/**
- * The opt-out requests matching the query (spec 4.10): `status` (ENQUEUED, STARTED, FINISHED), a
- * creation range `start`/`end` (YYYY-MM-DD) and `limit`. `getPiiOptOutRequestsOutput` answers a secret.
- *
- * @example
- * // What a pipeline reports: how many requests are still being processed.
- * export const pendingOptOuts = getPiiOptOutRequestsOutput({ status: ["ENQUEUED", "STARTED"] }).apply(({ requests }) => requests.length);
- */
-export const { getPiiOptOutRequests, getPiiOptOutRequestsOutput } = personalDataSource("PiiOptOutRequests", async (client, params: PiiListQuery, options) => ({ requests: await client.pii.list(params, options) }));
+export const {
+  /**
+   * The opt-out requests matching the query (spec 4.10): `status` (ENQUEUED, STARTED, FINISHED), a
+   * creation range `start`/`end` (YYYY-MM-DD) and `limit`. `getPiiOptOutRequestsOutput` answers a secret.
+   *
+   * @example
+   * // What a pipeline reports: how many requests are still being processed.
+   * export const pendingOptOuts = getPiiOptOutRequestsOutput({ status: ["ENQUEUED", "STARTED"] }).apply(({ requests }) => requests.length);
+   */
+  getPiiOptOutRequests,
+  /** The Output form of {@link getPiiOptOutRequests}: `Input`s in, an `Output` out (a secret: personal data). */
+  getPiiOptOutRequestsOutput,
+} = personalDataSource("PiiOptOutRequests", async (client, params: PiiListQuery, options) => ({ requests: await client.pii.list(params, options) }));
 
-/** One opt-out request with its state (spec 3.1); an unknown id is a `NotFoundError`. `getPiiOptOutRequestOutput` answers a secret. */
-export const { getPiiOptOutRequest, getPiiOptOutRequestOutput } = personalDataSource("PiiOptOutRequest", (client, { id }: { id: string }, options) => client.pii.get(id, options));
+export const {
+  /** One opt-out request with its state (spec 3.1); an unknown id is a `NotFoundError`. `getPiiOptOutRequestOutput` answers a secret. */
+  getPiiOptOutRequest,
+  /** The Output form of {@link getPiiOptOutRequest}: `Input`s in, an `Output` out (a secret: personal data). */
+  getPiiOptOutRequestOutput,
+} = personalDataSource("PiiOptOutRequest", (client, { id }: { id: string }, options) => client.pii.get(id, options));

@@ -45,7 +45,8 @@ export interface CapturedDynamicResource extends Registration {
   provider: string;
 }
 
-const CHILD_SCRIPT = path.join(__dirname, "capture-child.cjs");
+// From the source folder, also when this module runs from its tsc build (which does not copy .cjs files).
+const CHILD_SCRIPT = path.join(REPOSITORY_ROOT, "test", "harness", "capture-child.cjs");
 
 function collect(stream: Readable): Promise<string> {
   return new Promise((resolve, reject) => {

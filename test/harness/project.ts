@@ -7,8 +7,19 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writ
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-/** The repository root (package.json `name`: pulumi-insights). */
-export const REPOSITORY_ROOT = path.resolve(__dirname, "..", "..");
+/**
+ * The repository root (package.json `name`: pulumi-insights): the nearest folder with a
+ * package.json, so the harness works from test/harness and from its tsc build in dist/test/harness
+ * (the provider benchmark, bench/provider-batching.ts, runs it from there).
+ */
+export const REPOSITORY_ROOT = nearestPackageRoot(__dirname);
+
+function nearestPackageRoot(start: string): string {
+  for (let folder = start; ; folder = path.dirname(folder)) {
+    if (existsSync(path.join(folder, "package.json"))) return folder;
+    if (path.dirname(folder) === folder) throw new Error(`provider harness: no package.json above ${start}`);
+  }
+}
 
 /** The package name that `__provider` texts require their implementation by. */
 export const PACKAGE_NAME = "pulumi-insights";
