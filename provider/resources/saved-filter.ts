@@ -32,19 +32,29 @@ export interface SavedFilterArgs {
 export class SavedFilter extends pulumi.dynamic.Resource {
   /** The filter's id in the account (also the resource id). */
   declare readonly filterId: pulumi.Output<string>;
+  /** The filter's name. */
   declare readonly name: pulumi.Output<string>;
   /** The rule tree as the account holds it. */
   declare readonly rules: pulumi.Output<RuleGroup>;
+  /** The category, such as `CONTENT`, when the filter has one. */
   declare readonly category: pulumi.Output<string | undefined>;
+  /** The subcategory, such as `Asset`, when the filter has one. */
   declare readonly subcategory: pulumi.Output<string | undefined>;
+  /** Whether the filter is offered in the metric-exploration and diagnostics dashboards. */
   declare readonly advanced: pulumi.Output<boolean>;
+  /** The API's `content` flag. */
   declare readonly content: pulumi.Output<boolean>;
+  /** Whether the filter is enabled. */
   declare readonly enabled: pulumi.Output<boolean>;
-  /** When the filter was created and last edited (ISO 8601 with offset), and by whom. */
+  /** When the filter was created (ISO 8601 with offset). */
   declare readonly created: pulumi.Output<string>;
+  /** When the filter was last edited (ISO 8601 with offset). */
   declare readonly edited: pulumi.Output<string>;
+  /** Who created the filter (the API account's user name). */
   declare readonly creator: pulumi.Output<string>;
+  /** Who edited the filter last. */
   declare readonly editor: pulumi.Output<string>;
+  /** The adopted filter's id, as declared. */
   declare readonly adoptId: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: SavedFilterArgs, opts?: pulumi.CustomResourceOptions) {

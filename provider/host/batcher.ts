@@ -1,0 +1,430 @@
+import { setTimeout as delay } from "node:timers/promises";
+import {
+  ApiError,
+  ArgumentError,
+  BadRequestError,
+  ConnectionError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitError,
+  TimeoutError,
+} from "../client/errors";
+import { FILTERS_PER_CALL, type FiltersApi } from "../client/filters";
+import { backoffDelay, DEFAULT_RETRY_OPTIONS } from "../client/retry";
+import { rulesEqual } from "../rules";
+import type { SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../schema";
+import { report, sharedClient } from "./runtime";
+
+/**
+ * The host's request batcher for saved filters (issue 7). The engine drives dynamic resources
+ * concurrently through one host process (dynamic-provider note), and the API takes up to 100
+ * filters per call (spec 4.8, 8): concurrent reads, creates, updates and deletes are coalesced into
+ * bulk calls of at most 100 during a short wait window, and each answer is split back per caller.
+ * A refused bulk call is taken apart so that a failure reaches only the caller whose filter caused it.
+ */
+
+/** Tuning of a {@link FilterBatcher}. */
+export interface BatchOptions {
+  /** Filters per bulk call, 1 to 100 (spec 4.8). 1 turns batching off: one request per filter. */
+  size: number;
+  /** A batch is sent once no call has joined it for this long (milliseconds). */
+  windowMs: number;
+  /** ... or at the latest this long after its first call joined, however busy (milliseconds). */
+  maxWaitMs: number;
+}
+
+/**
+ * Defaults of {@link BatchOptions}. The engine's concurrent calls reach the host in bursts paced by
+ * HTTP/2 flow control (each call carries the `__provider` text), a few milliseconds apart.
+ */
+export const DEFAULT_BATCH_OPTIONS = { size: FILTERS_PER_CALL, windowMs: 20, maxWaitMs: 200 } satisfies BatchOptions;
+
+/** Environment variables that tune the host's batcher (the host inherits the engine's environment). */
+export const BATCH_ENV = {
+  size: "INSIGHTS_BATCH_SIZE",
+  windowMs: "INSIGHTS_BATCH_WINDOW_MS",
+  maxWaitMs: "INSIGHTS_BATCH_MAX_WAIT_MS",
+} as const;
+
+/** 429 answers to a POST waited out before its callers fail (the client never retries a POST). */
+const CREATE_RATE_LIMIT_ATTEMPTS = 3;
+
+/**
+ * One filter of a refused bulk call, with the path inside that filter the refusal named (for
+ * example `rules.rules[0].field`, from the call's `[3].rules.rules[0].field`) and its reason.
+ */
+export class FilterItemError extends Error {
+  constructor(
+    /** Where in the filter the problem is ("" when the refusal named no place inside it). */
+    readonly path: string,
+    /** What is wrong there. */
+    readonly reason: string,
+    cause: Error,
+  ) {
+    super(path === "" ? reason : `${path}: ${reason}`, { cause });
+    this.name = "FilterItemError";
+  }
+}
+
+/** True for a refusal of the whole call because of what it carried (nothing was applied). */
+function isRefusal(error: unknown): error is BadRequestError | ArgumentError {
+  return error instanceof BadRequestError || error instanceof ArgumentError;
+}
+
+/**
+ * The item a refusal names and the error for that item alone: the service's 400 names it in
+ * `parameter` (`[3].rules.rules[0].field`), the client's own validation in `path`
+ * (`inputs[3].rules...`); undefined when it names no item.
+ */
+function refusedItem(error: BadRequestError | ArgumentError): { index: number; error: FilterItemError } | undefined {
+  const where = error instanceof ArgumentError ? error.path : (error.parameter ?? "");
+  const match = /^[A-Za-z]*\[(\d+)\]\.?/.exec(where);
+  if (!match) return undefined;
+  const detail = error instanceof ArgumentError ? error.reason : (error.detail ?? error.message);
+  const reason = detail.startsWith(`${where}: `) ? detail.slice(where.length + 2) : detail;
+  return { index: Number(match[1]), error: new FilterItemError(where.slice(match[0].length), reason, error) };
+}
+
+/** True when the outcome of a POST is unknown: it may have been applied although no answer came. */
+function outcomeUnknown(error: unknown): boolean {
+  return error instanceof ConnectionError || error instanceof TimeoutError || (error instanceof ApiError && error.status >= 500);
+}
+
+/** A caller waiting for the outcome of its item. */
+interface Waiter<Result> {
+  resolve(result: Result): void;
+  reject(error: unknown): void;
+}
+
+/** One item of a batch and every caller waiting for it (callers of a shared key wait together). */
+class Entry<Item, Result> {
+  readonly waiters: Array<Waiter<Result>> = [];
+  private settled = false;
+
+  constructor(readonly item: Item) {}
+
+  resolve(result: Result): void {
+    if (this.settled) return;
+    this.settled = true;
+    for (const waiter of this.waiters) waiter.resolve(result);
+  }
+
+  reject(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    for (const waiter of this.waiters) waiter.reject(error);
+  }
+}
+
+/** Sends one batch and settles every entry of it. */
+type BatchSender<Item, Result> = (entries: Array<Entry<Item, Result>>) => Promise<void>;
+
+/** How items with the same key are batched: one entry shared by its callers, or never in one batch. */
+type SameKey = "share" | "separate";
+
+/** A batch being filled: its entries, its timer and when it opened. */
+interface OpenBatch<Item, Result> {
+  entries: Array<Entry<Item, Result>>;
+  keys: Map<string, Entry<Item, Result>>;
+  openedAt: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * Coalesces items into batches of at most `size`: a batch is sent when full, when no item joined it
+ * for `windowMs`, or `maxWaitMs` after it opened.
+ */
+class Coalescer<Item, Result> {
+  private readonly open: Array<OpenBatch<Item, Result>> = [];
+
+  constructor(
+    private readonly options: BatchOptions,
+    private readonly send: BatchSender<Item, Result>,
+    private readonly keyOf?: { key: (item: Item) => string; sameKey: SameKey },
+  ) {}
+
+  /** Queues `item` and answers its result once its batch is sent. */
+  add(item: Item): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      const key = this.keyOf?.key(item);
+      const shared = key !== undefined && this.keyOf?.sameKey === "share" ? this.findShared(key) : undefined;
+      if (shared) {
+        shared.waiters.push({ resolve, reject });
+        return;
+      }
+      const batch = this.batchFor(key);
+      const entry = new Entry<Item, Result>(item);
+      entry.waiters.push({ resolve, reject });
+      batch.entries.push(entry);
+      if (key !== undefined) batch.keys.set(key, entry);
+      if (batch.entries.length >= this.options.size) this.flush(batch);
+      else this.schedule(batch);
+    });
+  }
+
+  private findShared(key: string): Entry<Item, Result> | undefined {
+    for (const batch of this.open) {
+      const entry = batch.keys.get(key);
+      if (entry) return entry;
+    }
+    return undefined;
+  }
+
+  /** The first open batch with room (and, for separate keys, without `key`), or a new one. */
+  private batchFor(key: string | undefined): OpenBatch<Item, Result> {
+    const fits = (batch: OpenBatch<Item, Result>) =>
+      batch.entries.length < this.options.size && (key === undefined || !batch.keys.has(key));
+    const found = this.open.find(fits);
+    if (found) return found;
+    const batch: OpenBatch<Item, Result> = { entries: [], keys: new Map(), openedAt: Date.now(), timer: undefined };
+    this.open.push(batch);
+    return batch;
+  }
+
+  /**
+   * (Re)starts the quiet-window timer, never beyond `maxWaitMs` after the batch opened. When it
+   * fires, the flush waits for the event loop's next check phase: calls that arrived while the
+   * process was busy (a timer that fires late fires before pending I/O is read) join the batch first.
+   */
+  private schedule(batch: OpenBatch<Item, Result>): void {
+    clearTimeout(batch.timer);
+    const left = Math.max(0, batch.openedAt + this.options.maxWaitMs - Date.now());
+    const timer = setTimeout(() => {
+      setImmediate(() => {
+        if (batch.timer === timer) this.flush(batch);
+      });
+    }, Math.min(this.options.windowMs, left));
+    batch.timer = timer;
+  }
+
+  private flush(batch: OpenBatch<Item, Result>): void {
+    clearTimeout(batch.timer);
+    const index = this.open.indexOf(batch);
+    if (index < 0) return;
+    this.open.splice(index, 1);
+    const { entries } = batch;
+    // Whatever the sender leaves unsettled (a bug, or an error it did not expect) fails, never hangs.
+    this.send(entries).then(
+      () => entries.forEach((entry) => entry.reject(new Error("saved-filter batch: no answer for this filter"))),
+      (error: unknown) => entries.forEach((entry) => entry.reject(error)),
+    );
+  }
+}
+
+/** Splits `entries` in two halves and sends both (to find the item a refused call is about). */
+async function sendHalves<Item, Result>(entries: Array<Entry<Item, Result>>, send: BatchSender<Item, Result>): Promise<void> {
+  const middle = Math.ceil(entries.length / 2);
+  await Promise.all([send(entries.slice(0, middle)), send(entries.slice(middle))]);
+}
+
+/**
+ * Attributes a 400 to the item that caused it: the item the `parameter` index names fails with its
+ * own path and the others are sent again (the emulator's bulk calls are all-or-nothing, so nothing
+ * of the refused call was applied); without an index the call is split in halves until the bad
+ * item stands alone.
+ */
+async function isolateRefusal<Item, Result>(
+  entries: Array<Entry<Item, Result>>,
+  error: BadRequestError | ArgumentError,
+  send: BatchSender<Item, Result>,
+): Promise<void> {
+  const refused = refusedItem(error);
+  if (refused !== undefined && refused.index < entries.length) {
+    entries[refused.index]!.reject(refused.error);
+    const others = entries.filter((_, position) => position !== refused.index);
+    if (others.length > 0) await send(others);
+    return;
+  }
+  if (entries.length > 1) return sendHalves(entries, send);
+  entries[0]!.reject(error);
+}
+
+/**
+ * The batcher: `read`, `create`, `update` and `delete` of one filter each, answered per caller while
+ * the requests carry up to {@link BatchOptions.size} filters.
+ */
+export class FilterBatcher {
+  private readonly reads: Coalescer<string, SavedFilter | undefined>;
+  private readonly creates: Coalescer<SavedFilterInput, SavedFilter>;
+  private readonly updates: Coalescer<SavedFilterUpdate, void>;
+  private readonly deletes: Coalescer<string, void>;
+
+  constructor(
+    private readonly filters: () => FiltersApi,
+    options: Partial<BatchOptions> = {},
+  ) {
+    const settings = { ...DEFAULT_BATCH_OPTIONS, ...options } satisfies BatchOptions;
+    const byId = (sameKey: SameKey) => ({ key: (id: string) => id, sameKey });
+    this.reads = new Coalescer(settings, (entries) => this.sendReads(entries), byId("share"));
+    this.creates = new Coalescer(settings, (entries) => this.sendCreates(entries, { reconcile: true, rateLimited: 0 }));
+    // Spec 4.8 does not say what two changes of one id in one PUT mean (the emulator refuses it).
+    this.updates = new Coalescer(settings, (entries) => this.sendUpdates(entries), { key: (change) => String(change.id), sameKey: "separate" });
+    this.deletes = new Coalescer(settings, (entries) => this.sendDeletes(entries), byId("share"));
+  }
+
+  /** The filter with this id, or undefined when the account has none (one `GET ?id=a,b,c` per batch). */
+  read(id: string): Promise<SavedFilter | undefined> {
+    return this.reads.add(id);
+  }
+
+  /**
+   * Creates the filter (one POST per batch; answers come back in input order). When the answer of a
+   * POST is lost, the filters it may have made are looked for by exact name and equivalent rules
+   * before anything is posted again (no idempotency key exists, api-facts).
+   */
+  create(input: SavedFilterInput): Promise<SavedFilter> {
+    return this.creates.add(input);
+  }
+
+  /** Merges the change into its filter (one PUT per batch; an id appears once per PUT). */
+  update(change: SavedFilterUpdate): Promise<void> {
+    return this.updates.add(change);
+  }
+
+  /** Deletes the filter; one that is already gone counts as deleted (one `DELETE ?id=...` per batch). */
+  delete(id: string): Promise<void> {
+    return this.deletes.add(id);
+  }
+
+  private async sendReads(entries: Array<Entry<string, SavedFilter | undefined>>): Promise<void> {
+    try {
+      const found = new Map((await this.filters().list({ ids: entries.map((entry) => entry.item) })).map((filter) => [filter.id, filter]));
+      for (const entry of entries) entry.resolve(found.get(entry.item));
+    } catch (error) {
+      // A malformed id, or an answer too large for one call (spec 8): halves find or avoid it.
+      const splittable = isRefusal(error) || error instanceof PayloadTooLargeError;
+      if (splittable && entries.length > 1) return sendHalves(entries, (half) => this.sendReads(half));
+      for (const entry of entries) entry.reject(error);
+    }
+  }
+
+  private async sendCreates(
+    entries: Array<Entry<SavedFilterInput, SavedFilter>>,
+    attempt: { reconcile: boolean; rateLimited: number },
+  ): Promise<void> {
+    const again = (rest: Array<Entry<SavedFilterInput, SavedFilter>>) => this.sendCreates(rest, attempt);
+    try {
+      const created = await this.filters().create(entries.map((entry) => entry.item));
+      entries.forEach((entry, index) => entry.resolve(created[index]!));
+    } catch (error) {
+      if (isRefusal(error)) return isolateRefusal(entries, error, again);
+      if (error instanceof RateLimitError && attempt.rateLimited + 1 < CREATE_RATE_LIMIT_ATTEMPTS) {
+        // A 429 was refused before anything was applied, so posting again cannot duplicate.
+        await delay(error.retryAfterMs ?? backoffDelay(DEFAULT_RETRY_OPTIONS, attempt.rateLimited + 1));
+        return this.sendCreates(entries, { ...attempt, rateLimited: attempt.rateLimited + 1 });
+      }
+      if (outcomeUnknown(error) && attempt.reconcile) return this.reconcileCreates(entries, error);
+      for (const entry of entries) entry.reject(error);
+    }
+  }
+
+  /**
+   * After a POST without a usable answer: each filter found by exact name and equivalent rules (the
+   * newest, each found filter given to one caller only) is the one the POST made; the others are
+   * posted once more, without a second reconciliation.
+   */
+  private async reconcileCreates(entries: Array<Entry<SavedFilterInput, SavedFilter>>, cause: unknown): Promise<void> {
+    const names = [...new Set(entries.map((entry) => entry.item.name))];
+    let existing: SavedFilter[];
+    try {
+      // One listing per name: a listing of the whole account stops at `limit` (500 at most, in
+      // the emulator), and the filters just made have the newest ids. Rare, so the count is fine.
+      const found = await Promise.all(names.map((name) => this.filters().list({ name })));
+      existing = [...new Map(found.flat().map((filter) => [filter.id, filter])).values()];
+    } catch {
+      for (const entry of entries) entry.reject(cause);
+      return;
+    }
+    existing.sort((a, b) => Number(b.id) - Number(a.id));
+    const claimed = new Set<string>();
+    const missing: Array<Entry<SavedFilterInput, SavedFilter>> = [];
+    for (const entry of entries) {
+      const match = existing.find((filter) => !claimed.has(filter.id) && filter.name === entry.item.name && rulesEqual(filter.rules, entry.item.rules));
+      if (match === undefined) {
+        missing.push(entry);
+        continue;
+      }
+      claimed.add(match.id);
+      report(`saved filter "${entry.item.name}": the create answer was lost; found the filter it made (id ${match.id})`);
+      entry.resolve(match);
+    }
+    if (missing.length > 0) await this.sendCreates(missing, { reconcile: false, rateLimited: 0 });
+  }
+
+  private async sendUpdates(entries: Array<Entry<SavedFilterUpdate, void>>): Promise<void> {
+    try {
+      await this.filters().update(entries.map((entry) => entry.item));
+      for (const entry of entries) entry.resolve();
+    } catch (error) {
+      if (isRefusal(error)) return isolateRefusal(entries, error, (rest) => this.sendUpdates(rest));
+      for (const entry of entries) entry.reject(error);
+    }
+  }
+
+  /**
+   * A refused DELETE (the emulator answers 400 `unknown_id` when any id is unknown; the service's
+   * answer is not specified) is followed by a read: filters already gone count as deleted and the
+   * others are deleted again; a refusal about something else is split until it stands alone.
+   */
+  private async sendDeletes(entries: Array<Entry<string, void>>): Promise<void> {
+    try {
+      await this.filters().delete(entries.map((entry) => entry.item));
+      for (const entry of entries) entry.resolve();
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        for (const entry of entries) entry.resolve();
+        return;
+      }
+      if (error instanceof ArgumentError && entries.length > 1) return sendHalves(entries, (half) => this.sendDeletes(half));
+      if (!(error instanceof BadRequestError)) {
+        for (const entry of entries) entry.reject(error);
+        return;
+      }
+      let present: Set<string>;
+      try {
+        present = new Set((await this.filters().list({ ids: entries.map((entry) => entry.item) })).map((filter) => filter.id));
+      } catch {
+        for (const entry of entries) entry.reject(error);
+        return;
+      }
+      const remaining = entries.filter((entry) => present.has(entry.item));
+      for (const entry of entries) if (!present.has(entry.item)) entry.resolve();
+      if (remaining.length === 0) return;
+      if (remaining.length < entries.length) return this.sendDeletes(remaining);
+      if (remaining.length > 1) return sendHalves(remaining, (half) => this.sendDeletes(half));
+      remaining[0]!.reject(error);
+    }
+  }
+}
+
+/** Reads {@link BatchOptions} from the environment ({@link BATCH_ENV}); refuses values out of range. */
+export function batchOptionsFromEnvironment(env: Readonly<Record<string, string | undefined>> = process.env): Partial<BatchOptions> {
+  const options: Partial<BatchOptions> = {};
+  const read = (name: keyof typeof BATCH_ENV, minimum: number, maximum: number): number | undefined => {
+    const text = env[BATCH_ENV[name]];
+    if (text === undefined || text.trim() === "") return undefined;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < minimum || value > maximum) {
+      throw new Error(`${BATCH_ENV[name]} must be an integer from ${minimum} to ${maximum}, got ${JSON.stringify(text)}`);
+    }
+    return value;
+  };
+  const size = read("size", 1, FILTERS_PER_CALL);
+  const windowMs = read("windowMs", 0, 10_000);
+  const maxWaitMs = read("maxWaitMs", 0, 10_000);
+  if (size !== undefined) options.size = size;
+  if (windowMs !== undefined) options.windowMs = windowMs;
+  if (maxWaitMs !== undefined) options.maxWaitMs = maxWaitMs;
+  return options;
+}
+
+let batcher: FilterBatcher | undefined;
+
+/**
+ * The host's one batcher, shared by every SavedFilter and SavedFilterSet the host serves; it sends
+ * through the host's shared client (runtime.ts), whatever client the stack config last made.
+ */
+export function sharedFilterBatcher(): FilterBatcher {
+  batcher ??= new FilterBatcher(() => sharedClient().filters, batchOptionsFromEnvironment());
+  return batcher;
+}

@@ -1,0 +1,242 @@
+import { z } from "zod";
+import type { FilterLookupName } from "../client/filters";
+import type { FilterBatcher } from "../host/batcher";
+import { sharedClient } from "../host/runtime";
+import {
+  describeRulesDiff,
+  lookupsForRules,
+  PREVIEW_UNKNOWN,
+  rulesEqual,
+  validateRuleValues,
+  validateRules,
+  type RuleFailure,
+} from "../rules";
+import type { RuleGroup, SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../schema";
+
+/**
+ * What SavedFilter and SavedFilterSet share about one declared saved filter (spec 2.7, 4.8): its
+ * inputs and their check with exact paths, the API's defaults, the comparison with the account's
+ * state, and the update that sends only what changed.
+ */
+
+/** The properties of one saved filter that a program declares (spec 2.7, 4.8). */
+export const FilterSpec = z.object({
+  name: z.string().trim().min(1, "must be a non-empty string"),
+  rules: z.custom<RuleGroup>(),
+  category: z.string().min(1, "must be a non-empty string when given").optional(),
+  subcategory: z.string().min(1, "must be a non-empty string when given").optional(),
+  advanced: z.boolean().optional(),
+  content: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+});
+/** A {@link FilterSpec} after parsing. */
+export type FilterSpec = z.infer<typeof FilterSpec>;
+
+/**
+ * The API's values for booleans left out (spec 2.7 is silent; these are what a filter made in the
+ * console has). They are sent explicitly at create, so "left out" and "the default" never diff.
+ */
+export const BOOLEAN_DEFAULTS = { advanced: false, content: false, enabled: true } as const;
+
+/** Properties compared by `diff` and sent by `update`, in display order. */
+export const MANAGED_PROPERTIES = ["name", "rules", "category", "subcategory", "advanced", "content", "enabled"] as const;
+/** One of {@link MANAGED_PROPERTIES}. */
+export type ManagedProperty = (typeof MANAGED_PROPERTIES)[number];
+
+/** A saved filter as the account holds it, as recorded in the state. */
+export interface FilterState {
+  filterId: string;
+  name: string;
+  rules: RuleGroup;
+  category?: string;
+  subcategory?: string;
+  advanced: boolean;
+  content: boolean;
+  enabled: boolean;
+  created?: string;
+  edited?: string;
+  creator?: string;
+  editor?: string;
+}
+
+/** A problem found by {@link checkFilterSpec}: the exact path of the input and what is wrong there. */
+export interface PathFailure {
+  path: string;
+  reason: string;
+}
+
+/** True for the preview placeholder of a value computed later (checked once known). */
+export const isUnknown = (value: unknown): boolean => value === PREVIEW_UNKNOWN;
+
+/** `base` and a path below it: `filters["x"]` + `rules.rules[0]` -> `filters["x"].rules.rules[0]`. */
+export function joinPath(base: string, path: string): string {
+  if (base === "") return path;
+  if (path === "") return base;
+  return path.startsWith("[") ? `${base}${path}` : `${base}.${path}`;
+}
+
+/** Lookup values fetched during this host's run, shared by every check (issue: "cached per run"). */
+const lookupCache = new Map<string, Promise<ReadonlySet<string>>>();
+
+function lookupValues(lookup: string): Promise<ReadonlySet<string>> {
+  const cached = lookupCache.get(lookup);
+  if (cached) return cached;
+  const values = sharedClient()
+    .filters.lookup(lookup as FilterLookupName)
+    .then((list): ReadonlySet<string> => new Set(list));
+  // A failed lookup is not cached: the next check tries again.
+  values.catch(() => lookupCache.delete(lookup));
+  lookupCache.set(lookup, values);
+  return values;
+}
+
+function pathFailures(failures: readonly RuleFailure[]): PathFailure[] {
+  return failures.map(({ path, reason }) => ({ path, reason }));
+}
+
+/** The lookup-value failures of a structurally valid rule tree at `rulesPath`. */
+async function ruleValueFailures(rules: RuleGroup, rulesPath: string): Promise<PathFailure[]> {
+  const lookups = new Map<string, ReadonlySet<string>>();
+  try {
+    await Promise.all(lookupsForRules(rules).map(async (lookup) => lookups.set(lookup, await lookupValues(lookup))));
+  } catch (error) {
+    const reason = `the lookup values could not be read to check them: ${error instanceof Error ? error.message : String(error)}`;
+    return [{ path: rulesPath, reason }];
+  }
+  return pathFailures(validateRuleValues(rules, lookups, rulesPath));
+}
+
+/**
+ * The partial form of each schema, made once: zod compiles a parser per schema object, so making it
+ * per check would cost time and memory for every member of a large SavedFilterSet.
+ */
+const partialSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
+
+function partialOf(schema: z.ZodObject): z.ZodObject {
+  let partial = partialSchemas.get(schema);
+  if (partial === undefined) {
+    partial = schema.partial();
+    partialSchemas.set(schema, partial);
+  }
+  return partial;
+}
+
+/**
+ * Checks one declared filter with exact paths below `basePath` and what would be valid: the
+ * properties with `schema` (FilterSpec or an extension of it), the rule tree's structure, and the
+ * values of pre-set fields against the lookups (spec 2.7, 4.8), so that a typo fails the preview,
+ * not the account. Values not known yet are skipped.
+ */
+export async function checkFilterSpec(spec: Record<string, unknown>, basePath: string, schema: z.ZodObject = FilterSpec): Promise<PathFailure[]> {
+  const at = (path: string) => joinPath(basePath, path) || "inputs";
+  const known = Object.fromEntries(Object.entries(spec).filter(([, value]) => !isUnknown(value)));
+  const parsed = partialOf(schema).safeParse(known);
+  const failures: PathFailure[] = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({ path: at(issue.path.map(String).join(".")), reason: issue.message }));
+  if (!("name" in spec)) failures.push({ path: at("name"), reason: "required" });
+  if (!("rules" in spec)) failures.push({ path: at("rules"), reason: "required, a rule group of spec 2.7" });
+  else if (!isUnknown(spec.rules)) {
+    const structural = pathFailures(validateRules(spec.rules, at("rules")));
+    failures.push(...structural);
+    if (structural.length === 0) failures.push(...(await ruleValueFailures(spec.rules as RuleGroup, at("rules"))));
+  }
+  return failures;
+}
+
+/** The declared state with the API's defaults filled in: what the account should hold. */
+export function desiredState(spec: FilterSpec): SavedFilterInput {
+  return {
+    name: spec.name,
+    rules: spec.rules,
+    ...(spec.category === undefined ? {} : { category: spec.category }),
+    ...(spec.subcategory === undefined ? {} : { subcategory: spec.subcategory }),
+    advanced: spec.advanced ?? BOOLEAN_DEFAULTS.advanced,
+    content: spec.content ?? BOOLEAN_DEFAULTS.content,
+    enabled: spec.enabled ?? BOOLEAN_DEFAULTS.enabled,
+  };
+}
+
+function sameValue(property: ManagedProperty, current: unknown, desired: unknown): boolean {
+  if (property === "rules") {
+    return current !== undefined && desired !== undefined && rulesEqual(current as RuleGroup, desired as RuleGroup);
+  }
+  return current === desired;
+}
+
+/** The managed properties whose current value differs from the desired one. */
+export function changedProperties(current: Partial<SavedFilterInput>, desired: SavedFilterInput): ManagedProperty[] {
+  return MANAGED_PROPERTIES.filter((property) => !sameValue(property, current[property], desired[property]));
+}
+
+/**
+ * The managed properties a preview shows as changing: compared on canonical forms (reordering never
+ * diffs, nor the server's own ordering), defaults filled in, values not known yet counted as changes.
+ */
+export function plannedChanges(current: Partial<SavedFilterInput>, news: Record<string, unknown>): ManagedProperty[] {
+  return MANAGED_PROPERTIES.filter((property) => {
+    const next = news[property];
+    if (isUnknown(next)) return true;
+    const desired = next ?? (property in BOOLEAN_DEFAULTS ? BOOLEAN_DEFAULTS[property as keyof typeof BOOLEAN_DEFAULTS] : undefined);
+    return !sameValue(property, current[property], desired);
+  });
+}
+
+/** The rule-tree diff of a planned rules change, "" when there is none to show. */
+export function describeRulesChange(current: Partial<SavedFilterInput>, news: Record<string, unknown>, changed: readonly string[]): string {
+  if (!changed.includes("rules") || isUnknown(news.rules) || current.rules === undefined || news.rules === undefined) return "";
+  return describeRulesDiff(current.rules, news.rules as RuleGroup);
+}
+
+/**
+ * The PUT body item for the changed properties (spec 4.8: PUT merges). A property that is no longer
+ * declared is sent as null, which clears it (emulator/README.md, saved filters).
+ */
+function updateBody(id: string, changed: readonly ManagedProperty[], desired: SavedFilterInput): SavedFilterUpdate {
+  const body: Record<string, unknown> = { id };
+  for (const property of changed) body[property] = desired[property] ?? null;
+  return body as SavedFilterUpdate;
+}
+
+/** The state of a filter as read from the account, the API's defaults filled in. */
+export function stateOf(filter: SavedFilter): FilterState {
+  return {
+    filterId: filter.id,
+    name: filter.name,
+    rules: filter.rules,
+    ...(filter.category === undefined || filter.category === "" ? {} : { category: filter.category }),
+    ...(filter.subcategory === undefined || filter.subcategory === "" ? {} : { subcategory: filter.subcategory }),
+    advanced: filter.advanced ?? BOOLEAN_DEFAULTS.advanced,
+    content: filter.content ?? BOOLEAN_DEFAULTS.content,
+    enabled: filter.enabled ?? BOOLEAN_DEFAULTS.enabled,
+    ...(filter.created === undefined ? {} : { created: filter.created }),
+    ...(filter.edited === undefined ? {} : { edited: filter.edited }),
+    ...(filter.creator === undefined ? {} : { creator: filter.creator }),
+    ...(filter.editor === undefined ? {} : { editor: filter.editor }),
+  };
+}
+
+/** The filter `id` read through the batcher; a filter that is gone is an error naming what to do. */
+export async function readExisting(batcher: FilterBatcher, id: string): Promise<SavedFilter> {
+  const filter = await batcher.read(id);
+  if (filter === undefined) {
+    throw new Error(`the account no longer has saved filter ${id} (deleted outside Pulumi?); \`pulumi refresh\` forgets it and the next \`pulumi up\` creates it again`);
+  }
+  return filter;
+}
+
+/**
+ * Brings filter `id` from `current` to `desired`: one PUT item with only what changed (none when
+ * nothing did), then the filter read back, so the state holds what the account holds.
+ */
+export async function updateFilter(batcher: FilterBatcher, id: string, current: Partial<SavedFilterInput>, desired: SavedFilterInput): Promise<FilterState> {
+  const changed = changedProperties(current, desired);
+  if (changed.length > 0) await batcher.update(updateBody(id, changed, desired));
+  return stateOf(await readExisting(batcher, id));
+}
+
+/** Brings an existing filter (just created or adopted) to the declared state. */
+export async function converge(batcher: FilterBatcher, existing: SavedFilter, desired: SavedFilterInput): Promise<FilterState> {
+  if (changedProperties(existing as Partial<SavedFilterInput>, desired).length === 0) return stateOf(existing);
+  return updateFilter(batcher, existing.id, existing as Partial<SavedFilterInput>, desired);
+}

@@ -1,0 +1,60 @@
+import * as pulumi from "@pulumi/pulumi";
+import { hostedProvider, packageModule } from "../host/shim";
+import type { FilterState } from "./filter-spec";
+import type { SavedFilterArgs } from "./saved-filter";
+
+/** One member of a {@link SavedFilterSet}: the properties of a SavedFilter, the name defaulting to the member key. */
+export type SavedFilterSpec = Omit<SavedFilterArgs, "name" | "adoptId"> & {
+  /** The filter's name; default: the member key. */
+  name?: pulumi.Input<string>;
+};
+
+/** Inputs of a {@link SavedFilterSet}. */
+export interface SavedFilterSetArgs {
+  /**
+   * The members, by member key (a stable name of your choosing, such as a city): adding a key
+   * creates a filter, removing one deletes it, changing one updates it in place.
+   */
+  filters: pulumi.Input<Record<string, pulumi.Input<SavedFilterSpec>>>;
+  /**
+   * Existing filters to take over instead of creating them, member key -> filter id (`pulumi import`
+   * does not work for dynamic resources): when the member is added, the filter is read and updated
+   * to the declared state.
+   */
+  adopt?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+}
+
+/** A member of a {@link SavedFilterSet} as the account holds it. */
+export type SavedFilterSetMember = FilterState;
+
+/**
+ * Many saved filters as one resource, for generated filters (one per city, per device platform, per
+ * episode): diffed member by member and applied with bulk calls of up to 100 filters (spec 4.8),
+ * so a refresh of 1000 members is 10 requests.
+ */
+export class SavedFilterSet extends pulumi.dynamic.Resource {
+  /** The filter id of each member, by member key. */
+  declare readonly ids: pulumi.Output<Record<string, string>>;
+  /** Each member as the account holds it, by member key. */
+  declare readonly filters: pulumi.Output<Record<string, SavedFilterSetMember>>;
+  /** The adoption map, as declared. */
+  declare readonly adopt: pulumi.Output<Record<string, string> | undefined>;
+
+  constructor(name: string, args: SavedFilterSetArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      savedFilterSetProvider,
+      name,
+      {
+        // The builder's objects become plain JSON here, so inputs serialize as the API's shape.
+        filters: pulumi.output(args.filters).apply((filters) => JSON.parse(JSON.stringify(filters)) as Record<string, SavedFilterSpec>),
+        adopt: args.adopt,
+        ids: undefined,
+      },
+      opts,
+      "insights",
+      "SavedFilterSet",
+    );
+  }
+}
+
+const savedFilterSetProvider = hostedProvider(packageModule("resources/saved-filter-set-provider"));

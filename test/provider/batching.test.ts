@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ProviderCallError, type PropertyMap } from "../harness";
+import { startProviderFixture, summarize, type ProviderFixture } from "./fixture";
+
+/**
+ * The host's batcher (issue 7) through the real dynamic-provider host: concurrent engine calls on
+ * SavedFilter resources become bulk calls of up to 100 filters (spec 4.8), counted in the emulator's
+ * journal, and a failure reaches only the resource that caused it.
+ */
+
+const episodeRules = (episode: number) => ({ op: "and", rules: [{ field: "Asset Name", op: "contains", value: `Episode ${episode}` }] });
+const episodeArgs = (episode: number, extra: Record<string, unknown> = {}) => ({ name: `Episode ${episode}`, rules: episodeRules(episode), ...extra });
+const range = (count: number) => Array.from({ length: count }, (_, index) => index);
+
+describe("SavedFilter calls batched in the dynamic-provider host", () => {
+  let fixture: ProviderFixture;
+
+  /** Checks every resource (the engine does this one at a time), then creates them all at once. */
+  const createAll = async (argsList: Array<Record<string, unknown>>) => {
+    const checked: PropertyMap[] = [];
+    for (const args of argsList) {
+      const result = await fixture.host.check({}, fixture.inputs(args));
+      expect(result.failures).toEqual([]);
+      checked.push(result.inputs);
+    }
+    return Promise.allSettled(checked.map((inputs) => fixture.host.create(inputs)));
+  };
+  const created = async (argsList: Array<Record<string, unknown>>) =>
+    (await createAll(argsList)).map((outcome) => {
+      if (outcome.status === "rejected") throw outcome.reason;
+      return outcome.value;
+    });
+  /** Filters made directly through the API, 100 per call. */
+  const seed = async (count: number): Promise<string[]> => {
+    const ids: string[] = [];
+    for (let start = 0; start < count; start += 100) {
+      const body = range(Math.min(100, count - start)).map((index) => episodeArgs(start + index));
+      ids.push(...(await fixture.emulator.call("POST", "/bulk_filters/", { body })).body.map((filter: { id: number }) => String(filter.id)));
+    }
+    return ids;
+  };
+
+  beforeAll(async () => {
+    fixture = await startProviderFixture({ module: "dist/provider/resources/saved-filter.js", exportName: "SavedFilter", args: ["f", episodeArgs(0)] });
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+  beforeEach(async () => {
+    await fixture.emulator.control("POST", "reset");
+  });
+
+  it("creates 64 concurrent resources with one POST and answers each with its own filter", async () => {
+    const mark = fixture.mark();
+    const results = await created(range(64).map((episode) => episodeArgs(episode)));
+    expect(summarize(fixture.requestsSince(mark))).toEqual(["POST 201"]);
+    results.forEach((result, episode) => expect(result.outputs).toMatchObject({ filterId: result.id, name: `Episode ${episode}`, rules: episodeRules(episode) }));
+    expect(new Set(results.map((result) => result.id)).size).toBe(64);
+    expect(await fixture.listed()).toHaveLength(64);
+  });
+
+  it("reads 250 resources with 3 GETs, each answered with its own filter, a deleted one dropped", async () => {
+    const ids = await seed(250);
+    await fixture.emulator.call("DELETE", "/bulk_filters/", { query: { id: ids[7]! } });
+    const mark = fixture.mark();
+    const reads = await Promise.all(ids.map((id) => fixture.host.read(id, fixture.inputs({ name: "?" }))));
+    expect(summarize(fixture.requestsSince(mark))).toEqual(["GET 200", "GET 200", "GET 200"]);
+    reads.forEach((read, index) => {
+      if (index === 7) expect(read.id).toBeUndefined();
+      else expect(read.outputs).toMatchObject({ filterId: ids[index], name: `Episode ${index}` });
+    });
+  });
+
+  it("updates 120 resources with 2 PUTs and reads them back with 2 GETs", async () => {
+    const ids = await seed(120);
+    const mark = fixture.mark();
+    const olds = (index: number) => ({ filterId: ids[index]!, ...episodeArgs(index), advanced: false, content: false, enabled: true });
+    const updates = await Promise.all(ids.map((id, index) => fixture.host.update(id, olds(index), fixture.inputs(episodeArgs(index, { enabled: false, category: "CONTENT" })))));
+    expect(summarize(fixture.requestsSince(mark)).sort()).toEqual(["GET 200", "GET 200", "PUT 200", "PUT 200"]);
+    updates.forEach((update, index) => expect(update.outputs).toMatchObject({ filterId: ids[index], enabled: false, category: "CONTENT" }));
+    expect((await fixture.listed()).every((filter) => filter.enabled === false)).toBe(true);
+  });
+
+  it("deletes 50 resources with one DELETE, and one deleted elsewhere costs one read and one more DELETE", async () => {
+    const ids = await seed(50);
+    let mark = fixture.mark();
+    await Promise.all(ids.slice(0, 40).map((id) => fixture.host.delete(id, fixture.inputs({ name: "?" }))));
+    expect(summarize(fixture.requestsSince(mark))).toEqual(["DELETE 200"]);
+
+    await fixture.emulator.call("DELETE", "/bulk_filters/", { query: { id: ids[45]! } });
+    mark = fixture.mark();
+    await Promise.all(ids.slice(40).map((id) => fixture.host.delete(id, fixture.inputs({ name: "?" }))));
+    expect(summarize(fixture.requestsSince(mark))).toEqual(["DELETE 400", "GET 200", "DELETE 200"]);
+    expect(await fixture.listed()).toEqual([]);
+  });
+
+  it("fails only the bad filter among 50 concurrent creates, with its own name and path", async () => {
+    const argsList = range(50).map((episode) => (episode === 17 ? episodeArgs(episode, { category: "NOPE" }) : episodeArgs(episode)));
+    const mark = fixture.mark();
+    const outcomes = await createAll(argsList);
+    const failed = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [[index, outcome.reason as ProviderCallError] as const] : []));
+    expect(failed.map(([index]) => index)).toEqual([17]);
+    expect(failed[0]![1].message).toMatch(/^SavedFilter "Episode 17": create failed: category: unknown category "NOPE"/);
+    expect(summarize(fixture.requestsSince(mark))).toEqual(["POST 400", "POST 201"]);
+    expect((await fixture.listed()).map((filter) => filter.name)).not.toContain("Episode 17");
+    expect(await fixture.listed()).toHaveLength(49);
+  });
+
+  it("fails only the bad change among concurrent updates, and an update of a filter deleted elsewhere says so", async () => {
+    const ids = await seed(20);
+    await fixture.emulator.call("DELETE", "/bulk_filters/", { query: { id: ids[3]! } });
+    const olds = (index: number) => ({ filterId: ids[index]!, ...episodeArgs(index), advanced: false, content: false, enabled: true });
+    const news = (index: number) => episodeArgs(index, { subcategory: index === 11 ? "Nowhere" : "Show", category: "CONTENT" });
+    const outcomes = await Promise.allSettled(ids.map((id, index) => fixture.host.update(id, olds(index), fixture.inputs(news(index)))));
+    const failed = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [[index, (outcome.reason as Error).message] as const] : []));
+    expect(failed).toEqual([
+      [3, expect.stringMatching(/^SavedFilter "Episode 3": update failed: id: no saved filter with id/)],
+      [11, expect.stringMatching(/^SavedFilter "Episode 11": update failed: subcategory: "Nowhere" is not a subcategory of category CONTENT/)],
+    ]);
+    const stored = await fixture.listed();
+    expect(stored.filter((filter) => filter.subcategory === "Show")).toHaveLength(18);
+  });
+
+  it("finds the filters of a batch whose POST answer was lost instead of creating them twice, in a large account", async () => {
+    // More filters than one listing answers (500): the lost ones have the newest ids.
+    await seed(600);
+    await fixture.emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", reset: "after-write", times: 1 });
+    const mark = fixture.mark();
+    const results = await created(range(20).map((index) => episodeArgs(1000 + index)));
+    const requests = summarize(fixture.requestsSince(mark));
+    expect(requests.filter((request) => request.startsWith("POST"))).toEqual(["POST 0"]);
+    expect(requests.filter((request) => request.startsWith("GET"))).toHaveLength(20);
+    const stored = (await fixture.emulator.get("/bulk_filters/", { name: "Episode 10" })).body.filters as Array<{ id: string; name: string }>;
+    const made = stored.filter((filter) => /^Episode 10\d\d$/.test(filter.name));
+    expect(made).toHaveLength(20);
+    expect(results.map((result) => result.id).sort()).toEqual(made.map((filter) => filter.id).sort());
+    await fixture.host.waitForDiagnostic("the create answer was lost");
+  });
+
+  it("posts a batch again when the connection dropped before the server saw it, and waits out a 429", async () => {
+    await fixture.emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", reset: "before", times: 1 });
+    let mark = fixture.mark();
+    await created(range(10).map((episode) => episodeArgs(episode)));
+    expect(summarize(fixture.requestsSince(mark)).filter((request) => request.startsWith("POST"))).toEqual(["POST 0", "POST 201"]);
+    expect(await fixture.listed()).toHaveLength(10);
+
+    await fixture.emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", status: 429, retryAfter: 0, times: 1 });
+    mark = fixture.mark();
+    await created(range(10).map((episode) => episodeArgs(100 + episode)));
+    expect(summarize(fixture.requestsSince(mark))).toEqual(["POST 429", "POST 201"]);
+    expect(await fixture.listed()).toHaveLength(20);
+  });
+});

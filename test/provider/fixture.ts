@@ -1,0 +1,77 @@
+import type { JournalEntry } from "../../emulator";
+import {
+  captureDynamicResource, createTestProject, secret, startProviderHost,
+  type PropertyMap, type ProviderHost, type TestProject,
+} from "../harness";
+import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
+
+/**
+ * A provider-host test setup: the emulator, a project whose node_modules resolve pulumi-insights,
+ * the SDK's dynamic-provider host configured for the emulator, and the `__provider` text of one
+ * resource class of the tsc build (pulumi-dynamic-providers note, "Testing without the CLI").
+ */
+export interface ProviderFixture {
+  emulator: TestEmulator;
+  host: ProviderHost;
+  /** The `__provider` text the engine would send for the resource class. */
+  providerText: string;
+  /** The inputs the engine would send for the resource with `args`. */
+  inputs(args: Record<string, unknown>): PropertyMap;
+  /** The saved filters the emulator holds. */
+  listed(): Promise<Array<Record<string, any>>>;
+  /** The API requests the emulator answered since `mark()`. */
+  requestsSince(mark: number): JournalEntry[];
+  /** A journal position for {@link requestsSince}. */
+  mark(): number;
+  close(): Promise<void>;
+}
+
+/** What to start: the resource class to capture and the environment of the host (batch tuning). */
+export interface FixtureOptions {
+  module: string;
+  exportName: string;
+  args: unknown[];
+  hostEnv?: Record<string, string>;
+}
+
+/**
+ * A quiet window wide enough that a burst of gRPC calls on a busy 2-core machine always lands in one
+ * batch, so request counts are deterministic (host/batcher.ts; timing itself is for benchmarks).
+ */
+export const STEADY_BATCHING = { INSIGHTS_BATCH_WINDOW_MS: "200", INSIGHTS_BATCH_MAX_WAIT_MS: "5000" };
+
+/** Starts a {@link ProviderFixture}. */
+export async function startProviderFixture(options: FixtureOptions): Promise<ProviderFixture> {
+  const emulator = await startTestEmulator();
+  const project: TestProject = createTestProject();
+  const [captured, host] = await Promise.all([
+    captureDynamicResource({ module: options.module, exportName: options.exportName, args: options.args }),
+    startProviderHost({ projectDir: project.dir, env: { ...STEADY_BATCHING, ...options.hostEnv } }),
+  ]);
+  await host.configure({
+    "insights:baseUrl": emulator.url,
+    "insights:clientId": DEV.clientId,
+    "insights:clientSecret": secret(DEV.clientSecret),
+  });
+  return {
+    emulator,
+    host,
+    providerText: captured.provider,
+    inputs: (args) => ({ ...args, __provider: captured.provider }),
+    listed: async () => (await emulator.get("/bulk_filters/")).body.filters,
+    requestsSince: (mark) => emulator.state.journal.list(mark),
+    mark: () => emulator.state.journal.lastSeq(),
+    close: async () => {
+      await host.close();
+      project.remove();
+      await emulator.close();
+    },
+  };
+}
+
+/** `METHOD status` of each bulk call (lookups of `check` left out), for compact assertions on what was sent. */
+export function summarize(requests: readonly JournalEntry[]): string[] {
+  return requests
+    .filter((request) => request.path.replace(/\/$/, "") === "/bulk_filters")
+    .map((request) => `${request.method} ${request.status}`);
+}
