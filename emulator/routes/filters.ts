@@ -41,7 +41,7 @@ function requireFeature(handler: RouteHandler): RouteHandler {
 /** `GET /bulk_filters/`: `{status, filters}` with string ids, or with `fields` a bare array. */
 function listFilters({ query, account }: RequestContext): RouteResult {
   const list = parseListQuery(query);
-  const filters = list.select(account.filters.all());
+  const filters = account.filters.select(list.select);
   const fields = list.fields;
   if (fields) return { body: filters.map((filter) => projectFilter(filter, fields)) };
   return { body: { status: 200, filters: filters.map((filter) => wireFilter(filter, "string")) } };

@@ -226,17 +226,21 @@ export async function readExisting(batcher: FilterBatcher, id: string): Promise<
 }
 
 /**
- * Brings filter `id` from `current` to `desired`: one PUT item with only what changed (none when
- * nothing did), then the filter read back, so the state holds what the account holds.
+ * Brings filter `id` from `current` (its last known state) to `desired`: one PUT item with only
+ * what changed, none when nothing did. PUT merges (spec 4.8) and answers only a location, so the new
+ * state is the old one with the changes applied rather than a read-back: one bulk call per
+ * operation (issue 7). `edited` and `editor` keep the values of the last read until a refresh.
  */
-export async function updateFilter(batcher: FilterBatcher, id: string, current: Partial<SavedFilterInput>, desired: SavedFilterInput): Promise<FilterState> {
+export async function updateFilter(batcher: FilterBatcher, id: string, current: Partial<FilterState>, desired: SavedFilterInput): Promise<FilterState> {
   const changed = changedProperties(current, desired);
   if (changed.length > 0) await batcher.update(updateBody(id, changed, desired));
-  return stateOf(await readExisting(batcher, id));
+  // Optional fields that are no longer declared were cleared by the PUT (null), so they go too.
+  const { category: _category, subcategory: _subcategory, filterId: _filterId, ...kept } = current;
+  return stateOf({ ...kept, ...desired, id } as SavedFilter);
 }
 
 /** Brings an existing filter (just created or adopted) to the declared state. */
 export async function converge(batcher: FilterBatcher, existing: SavedFilter, desired: SavedFilterInput): Promise<FilterState> {
   if (changedProperties(existing as Partial<SavedFilterInput>, desired).length === 0) return stateOf(existing);
-  return updateFilter(batcher, existing.id, existing as Partial<SavedFilterInput>, desired);
+  return updateFilter(batcher, existing.id, stateOf(existing), desired);
 }
