@@ -1,7 +1,7 @@
 import type { JournalEntry } from "../../emulator";
 import {
   captureDynamicResource, createTestProject, secret, startProviderHost,
-  type PropertyMap, type ProviderHost, type TestProject,
+  type CapturedDynamicResource, type PropertyMap, type ProviderHost, type TestProject,
 } from "../harness";
 import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
 
@@ -13,6 +13,8 @@ import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
 export interface ProviderFixture {
   emulator: TestEmulator;
   host: ProviderHost;
+  /** The registration the engine would receive for the resource class (inputs as the program made them). */
+  captured: CapturedDynamicResource;
   /** The `__provider` text the engine would send for the resource class. */
   providerText: string;
   /** The inputs the engine would send for the resource with `args`. */
@@ -56,6 +58,7 @@ export async function startProviderFixture(options: FixtureOptions): Promise<Pro
   return {
     emulator,
     host,
+    captured,
     providerText: captured.provider,
     inputs: (args) => ({ ...args, __provider: captured.provider }),
     listed: async () => (await emulator.get("/bulk_filters/")).body.filters,

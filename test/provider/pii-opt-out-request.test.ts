@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  captureDynamicResource, CheckFailedError, createTestProject, destroy, isSecret, ProviderCallError, refresh, secret,
-  startProviderHost, stateAfterFailure, UNKNOWN_VALUE, up,
-  type Diagnostic, type PropertyMap, type ProviderHost, type ResourceState, type TestProject,
+  CheckFailedError, destroy, isSecret, ProviderCallError, refresh, secret, stateAfterFailure, UNKNOWN_VALUE, up,
+  type Diagnostic, type PropertyMap, type ProviderHost, type ResourceState,
 } from "../harness";
 import { matchesIdentifierSetDigest } from "../../provider/pii/digest";
-import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
+import type { TestEmulator } from "../support/emulator";
+import { startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
  * PiiOptOutRequest through the real dynamic-provider host over gRPC, from the tsc build, against the
@@ -17,8 +17,8 @@ const MODULE = "dist/provider/resources/pii-opt-out-request.js";
 const FAST = { pollIntervalSeconds: 0.05, waitTimeoutSeconds: 20 };
 
 describe("PiiOptOutRequest through the dynamic-provider host", () => {
+  let fixture: ProviderFixture;
   let emulator: TestEmulator;
-  let project: TestProject;
   let host: ProviderHost;
   let providerText: string;
   /** Every identifier and address the tests used: none may ever appear in plain text. */
@@ -66,33 +66,18 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
   };
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
-    project = createTestProject();
-    const [captured, started] = await Promise.all([
-      captureDynamicResource({
-        module: MODULE,
-        exportName: "PiiOptOutRequest",
-        args: ["forget", { viewerIds: remember(["capture-viewer-1", "capture-viewer-2"]), notificationEmails: remember(["capture@example.com"]) }],
-      }),
-      startProviderHost({ projectDir: project.dir }),
-    ]);
-    providerText = captured.provider;
-    // The program passed plain lists: the resource made them secrets itself.
-    expect(isSecret(captured.inputs.viewerIds)).toBe(true);
-    expect(isSecret(captured.inputs.notificationEmails)).toBe(true);
-    expect(captured.inputs.resourceName).toBe("forget");
-    host = started;
-    await host.configure({
-      "insights:baseUrl": emulator.url,
-      "insights:clientId": DEV.clientId,
-      "insights:clientSecret": secret(DEV.clientSecret),
+    fixture = await startProviderFixture({
+      module: MODULE,
+      exportName: "PiiOptOutRequest",
+      args: ["forget", { viewerIds: remember(["capture-viewer-1", "capture-viewer-2"]), notificationEmails: remember(["capture@example.com"]) }],
     });
+    ({ emulator, host, providerText } = fixture);
+    // The program passed plain lists: the resource made them secrets itself.
+    expect(isSecret(fixture.captured.inputs.viewerIds)).toBe(true);
+    expect(isSecret(fixture.captured.inputs.notificationEmails)).toBe(true);
+    expect(fixture.captured.inputs.resourceName).toBe("forget");
   });
-  afterAll(async () => {
-    await host?.close();
-    project?.remove();
-    await emulator?.close();
-  });
+  afterAll(() => fixture?.close());
   beforeEach(async () => {
     await emulator.control("POST", "reset");
   });

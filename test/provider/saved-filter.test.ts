@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  captureDynamicResource, CheckFailedError, createTestProject, destroy, refresh, secret, startProviderHost, up,
-  type PropertyMap, type ProviderHost, type TestProject,
-} from "../harness";
-import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
+import { CheckFailedError, destroy, refresh, up, type PropertyMap, type ProviderHost } from "../harness";
+import { DEV, type TestEmulator } from "../support/emulator";
+import { startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
  * SavedFilter through the real dynamic-provider host over gRPC, from the tsc build, against the
@@ -28,36 +26,21 @@ const usRulesShuffled = {
 };
 
 describe("SavedFilter through the dynamic-provider host", () => {
+  let fixture: ProviderFixture;
   let emulator: TestEmulator;
-  let project: TestProject;
   let host: ProviderHost;
   let providerText: string;
 
   /** The inputs the engine would send for `new SavedFilter(name, args)`. */
-  const inputs = (args: Record<string, unknown>): PropertyMap => ({ ...args, __provider: providerText });
-  const listed = async (): Promise<Array<Record<string, any>>> => (await emulator.get("/bulk_filters/")).body.filters;
+  const inputs = (args: Record<string, unknown>): PropertyMap => fixture.inputs(args);
+  const listed = async (): Promise<Array<Record<string, any>>> => fixture.listed();
   const journal = async () => (await emulator.control("GET", "requests")).body.requests as Array<{ method: string; path: string; status: number; reset?: boolean }>;
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
-    project = createTestProject();
-    const [captured, started] = await Promise.all([
-      captureDynamicResource({ module: MODULE, exportName: "SavedFilter", args: ["us", { name: "US and Canada", rules: usRules }] }),
-      startProviderHost({ projectDir: project.dir }),
-    ]);
-    providerText = captured.provider;
-    host = started;
-    await host.configure({
-      "insights:baseUrl": emulator.url,
-      "insights:clientId": DEV.clientId,
-      "insights:clientSecret": secret(DEV.clientSecret),
-    });
+    fixture = await startProviderFixture({ module: MODULE, exportName: "SavedFilter", args: ["us", { name: "US and Canada", rules: usRules }] });
+    ({ emulator, host, providerText } = fixture);
   });
-  afterAll(async () => {
-    await host?.close();
-    project?.remove();
-    await emulator?.close();
-  });
+  afterAll(() => fixture?.close());
   beforeEach(async () => {
     await emulator.control("POST", "reset");
   });
