@@ -103,9 +103,11 @@ async function seedDemoData(emulator, workDir) {
   const { InsightsClient } = require(path.join(ROOT, "dist", "provider", "client"));
   const client = new InsightsClient({ baseUrl: emulator.url, ...DEV });
   try {
-    const [made] = await client.filters.create([
-      { name: "Roku (made in the console)", rules: { op: "and", rules: [{ field: "Device Manufacturer", op: "contains", value: "Roku" }] } },
-    ]);
+    const [made] = await client.filters.create({
+      filters: [
+        { name: "Roku (made in the console)", rules: { op: "and", rules: [{ field: "Device Manufacturer", op: "contains", value: "Roku" }] } },
+      ],
+    });
     const viewersFile = path.join(workDir, "viewers-to-forget.txt");
     writeFileSync(viewersFile, `# viewers who asked to be forgotten (demo data)\n${VIEWERS_TO_FORGET.join("\n")}\n`);
     return { adoptFilterId: String(made.id), viewersFile };

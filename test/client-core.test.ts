@@ -280,12 +280,12 @@ describe("retry policy over HTTP", () => {
 
   it("retries PUT and DELETE", async () => {
     const { client } = clientWith();
-    const [created] = await client.filters.create([asset("h5-retried-put")]);
+    const [created] = await client.filters.create({ filters: [asset("h5-retried-put")] });
     await fault({ method: "PUT", path: "/bulk_filters", status: 503, times: 1 });
     await fault({ method: "DELETE", path: "/bulk_filters", status: 429, retryAfter: 0, times: 1 });
     const since = await journalMark(emulator);
-    await client.filters.update([{ id: created!.id, enabled: false }]);
-    expect(await client.filters.delete([created!.id])).toEqual([{ id: created!.id, name: "h5-retried-put" }]);
+    await client.filters.update({ changes: [{ id: created!.id, enabled: false }] });
+    expect(await client.filters.delete({ ids: [created!.id] })).toEqual([{ id: created!.id, name: "h5-retried-put" }]);
     expect((await journal(since, "/bulk_filters")).map((entry) => `${entry.method} ${entry.status}`)).toEqual(["PUT 503", "PUT 200", "DELETE 429", "DELETE 200"]);
   });
 
@@ -293,7 +293,7 @@ describe("retry policy over HTTP", () => {
     const { client, waits } = clientWith();
     await fault({ method: "POST", path: "/bulk_filters", status: 503, times: 5 });
     let since = await journalMark(emulator);
-    const unavailable = await failure(client.filters.create([asset("h5-post-503")]));
+    const unavailable = await failure(client.filters.create({ filters: [asset("h5-post-503")] }));
     expect(unavailable).toBeInstanceOf(InternalServerError);
     expect(unavailable).toMatchObject({ status: 503, attempts: 1 });
     expect(await journal(since, "/bulk_filters")).toHaveLength(1);
@@ -301,7 +301,7 @@ describe("retry policy over HTTP", () => {
     await emulator.control("DELETE", "faults");
     await fault({ method: "POST", path: "/bulk_filters", reset: "before", times: 5 });
     since = await journalMark(emulator);
-    const reset = await failure(client.filters.create([asset("h5-post-reset")]));
+    const reset = await failure(client.filters.create({ filters: [asset("h5-post-reset")] }));
     expect(reset).toBeInstanceOf(ConnectionError);
     expect((reset as ConnectionError).cause).toBeInstanceOf(Error);
     expect(await journal(since, "/bulk_filters")).toHaveLength(1);
@@ -333,7 +333,7 @@ describe("retry policy over HTTP", () => {
   it("times out an attempt that gets no answer in time, keeping the cause", async () => {
     await fault({ method: "GET", path: "/bulk_filters/categories", latencyMs: 400, times: 1 });
     const { client } = clientWith({ timeoutMs: 60, retry: { maxRetries: 0 } });
-    const error = await failure(client.filters.lookup("categories"));
+    const error = await failure(client.filters.lookup({ lookup: "categories" }));
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ timeoutMs: 60, path: "/bulk_filters/categories/", attempts: 1 });
     expect((error as TimeoutError).cause).toBeDefined();
@@ -343,7 +343,7 @@ describe("retry policy over HTTP", () => {
   it("applies a per-call timeout and retries a GET that timed out", async () => {
     await fault({ method: "GET", path: "/bulk_filters/continents", latencyMs: 400, times: 1 });
     const { client, waits } = clientWith({ timeoutMs: 30_000 });
-    expect(await client.filters.lookup("continents", undefined, { timeoutMs: 60 })).toContain("Europe");
+    expect(await client.filters.lookup({ lookup: "continents" }, { timeoutMs: 60 })).toContain("Europe");
     expect(waits).toHaveLength(1);
   });
 
@@ -364,7 +364,7 @@ describe("retry policy over HTTP", () => {
     const since = await journalMark(emulator);
     const { client, waits } = clientWith();
     const controller = new AbortController();
-    const call = client.filters.fields({ signal: controller.signal });
+    const call = client.filters.fields({}, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error("caller gave up")), 20);
     await expect(call).rejects.toThrow("caller gave up");
     expect(waits).toEqual([]);
@@ -379,7 +379,7 @@ describe("concurrency bound", () => {
     await fault({ method: "GET", path: "/bulk_filters/countries", latencyMs: 250, times: 1 });
     const since = await journalMark(emulator);
     try {
-      await Promise.all([clientsOf[0].filters.lookup("countries"), clientsOf[1].filters.lookup("states")]);
+      await Promise.all([clientsOf[0].filters.lookup({ lookup: "countries" }), clientsOf[1].filters.lookup({ lookup: "states" })]);
     } finally {
       await Promise.all(clientsOf.map((client) => client.close()));
     }

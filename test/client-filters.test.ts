@@ -45,11 +45,13 @@ function filterInput(name: string, overrides: Partial<SavedFilterInput> = {}): S
 describe("create, read, update and delete", () => {
   let created: SavedFilter[];
   beforeAll(async () => {
-    created = await client.filters.create([
+    created = await client.filters.create({
+      filters: [
       filterInput("h5 sports live", { category: "CONTENT", subcategory: "Asset", advanced: true, enabled: true }),
       filterInput("h5 sports", { category: "NETWORK", subcategory: "Resource", advanced: false, enabled: false }),
       filterInput("h5 news"),
-    ]);
+      ],
+    });
   });
 
   it("creates filters and answers them in input order with string ids", () => {
@@ -59,17 +61,17 @@ describe("create, read, update and delete", () => {
   });
 
   it("gets one filter by id (string or number), and NotFoundError for an unknown id", async () => {
-    expect(await client.filters.get(created[1]!.id)).toEqual(created[1]);
-    expect(await client.filters.get(Number(created[2]!.id))).toMatchObject({ id: created[2]!.id, name: "h5 news" });
-    const missing = await failure(client.filters.get("999999"));
+    expect(await client.filters.get({ id: created[1]!.id })).toEqual(created[1]);
+    expect(await client.filters.get({ id: Number(created[2]!.id) })).toMatchObject({ id: created[2]!.id, name: "h5 news" });
+    const missing = await failure(client.filters.get({ id: "999999" }));
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing).toMatchObject({ status: 404, parameter: "id" });
   });
 
   it("finds filters by exact name only", async () => {
-    const found = await client.filters.findByName("h5 sports");
+    const found = await client.filters.findByName({ name: "h5 sports" });
     expect(found.map((filter) => filter.id)).toEqual([created[1]!.id]);
-    expect(await client.filters.findByName("h5 spo")).toEqual([]);
+    expect(await client.filters.findByName({ name: "h5 spo" })).toEqual([]);
   });
 
   it("lists with every query parameter", async () => {
@@ -100,15 +102,15 @@ describe("create, read, update and delete", () => {
   });
 
   it("updates by merging the given fields", async () => {
-    const [answer] = await client.filters.update([{ id: created[2]!.id, enabled: false, name: "h5 news renamed" }]);
+    const [answer] = await client.filters.update({ changes: [{ id: created[2]!.id, enabled: false, name: "h5 news renamed" }] });
     expect(answer).toMatchObject({ status: 200, location: expect.stringContaining(created[2]!.id) });
-    expect(await client.filters.get(created[2]!.id)).toMatchObject({ name: "h5 news renamed", enabled: false, rules: created[2]!.rules });
+    expect(await client.filters.get({ id: created[2]!.id })).toMatchObject({ name: "h5 news renamed", enabled: false, rules: created[2]!.rules });
   });
 
   it("deletes by id and answers the id and name of each", async () => {
-    const [victim] = await client.filters.create([filterInput("h5 to delete")]);
-    expect(await client.filters.delete([victim!.id])).toEqual([{ id: victim!.id, name: "h5 to delete" }]);
-    expect(await failure(client.filters.get(victim!.id))).toBeInstanceOf(NotFoundError);
+    const [victim] = await client.filters.create({ filters: [filterInput("h5 to delete")] });
+    expect(await client.filters.delete({ ids: [victim!.id] })).toEqual([{ id: victim!.id, name: "h5 to delete" }]);
+    expect(await failure(client.filters.get({ id: victim!.id }))).toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -116,7 +118,7 @@ describe("batches of more than 100", () => {
   it("creates, lists, updates and deletes 150 filters in chunks of 100", async () => {
     const inputs = Array.from({ length: 150 }, (_, index) => filterInput(`h5 bulk ${String(index).padStart(3, "0")}`));
     let since = await journalMark(emulator);
-    const created = await client.filters.create(inputs);
+    const created = await client.filters.create({ filters: inputs });
     expect(created.map((filter) => filter.name)).toEqual(inputs.map((input) => input.name));
     expect(new Set(created.map((filter) => filter.id)).size).toBe(150);
     expect((await requestsSince(emulator, since)).map((entry) => `${entry.method} ${entry.status}`)).toEqual(["POST 201", "POST 201"]);
@@ -128,11 +130,11 @@ describe("batches of more than 100", () => {
     expect(await requestsSince(emulator, since)).toHaveLength(4);
 
     since = await journalMark(emulator);
-    const answers = await client.filters.update(ids.map((id) => ({ id, enabled: false })));
+    const answers = await client.filters.update({ changes: ids.map((id) => ({ id, enabled: false })) });
     expect(answers).toHaveLength(2);
     expect((await client.filters.list({ name: "h5 bulk", enabled: false })).length).toBe(150);
 
-    const deleted = await client.filters.delete(ids);
+    const deleted = await client.filters.delete({ ids });
     expect(deleted.map((entry) => entry.id).sort()).toEqual([...ids].sort());
     const calls = (await requestsSince(emulator, since)).filter((entry) => entry.method !== "GET").map((entry) => `${entry.method} ${entry.status}`);
     expect(calls).toEqual(["PUT 200", "PUT 200", "DELETE 200", "DELETE 200"]);
@@ -142,7 +144,7 @@ describe("batches of more than 100", () => {
     await emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters", status: 503, times: 1 });
     const inputs = Array.from({ length: 120 }, (_, index) => filterInput(`h5 partial ${index}`));
     const since = await journalMark(emulator);
-    const error = await failure(client.filters.create(inputs));
+    const error = await failure(client.filters.create({ filters: inputs }));
     expect(error).toBeInstanceOf(PartialFailureError);
     const partial = error as PartialFailureError<SavedFilter>;
     expect(partial.failures).toHaveLength(1);
@@ -156,7 +158,7 @@ describe("batches of more than 100", () => {
 
   it("throws the error itself when every chunk fails", async () => {
     await emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters", status: 503, times: 1 });
-    expect(await failure(client.filters.create([filterInput("h5 all failed")]))).toBeInstanceOf(InternalServerError);
+    expect(await failure(client.filters.create({ filters: [filterInput("h5 all failed")] }))).toBeInstanceOf(InternalServerError);
   });
 });
 
@@ -169,14 +171,14 @@ describe("lookups", () => {
 
   it("answers every lookup, narrowed by pattern", async () => {
     for (const name of ["asn", "categories", "cities", "continents", "countries", "dma", "isp", "states", "tags"] as const) {
-      const values = await client.filters.lookup(name);
+      const values = await client.filters.lookup({ lookup: name });
       expect(values.length, name).toBeGreaterThan(0);
       const pattern = values[0]!.slice(0, 3);
-      const narrowed = await client.filters.lookup(name, pattern);
+      const narrowed = await client.filters.lookup({ lookup: name, pattern });
       expect(narrowed.length, name).toBeGreaterThan(0);
       expect(narrowed.every((value) => value.toLowerCase().includes(pattern.toLowerCase())), name).toBe(true);
     }
-    expect(await client.filters.lookup("categories")).toContain("CONTENT");
+    expect(await client.filters.lookup({ lookup: "categories" })).toContain("CONTENT");
   });
 
   it("lists subcategories of a category", async () => {
@@ -189,19 +191,9 @@ describe("lookups", () => {
 });
 
 describe("arguments are checked before sending", () => {
-  it("names the argument and what to change, and sends nothing", async () => {
+  /** Each call rejects with an ArgumentError at its path whose message matches, and nothing is sent. */
+  async function expectRefusals(cases: Array<[() => Promise<unknown>, string, RegExp]>): Promise<void> {
     const since = await journalMark(emulator);
-    const cases: Array<[() => Promise<unknown>, string, RegExp]> = [
-      [() => client.filters.create([filterInput("ok"), { name: "", rules: filterInput("x").rules }]), "inputs[1].name", /./],
-      [() => client.filters.create([{ name: "no rules" } as SavedFilterInput]), "inputs[0].rules", /./],
-      [() => client.filters.list({ created: "20.11.2026" }), "query.created", /YYYY-MM-DD/],
-      [() => client.filters.list({ limit: 0 }), "query.limit", /./],
-      [() => client.filters.list({ fields: ["nmae" as "name"] }), "query.fields[0]", /./],
-      [() => client.filters.list({ nmae: "x" } as never), "query", /nmae/],
-      [() => client.filters.lookup("countires" as "countries"), "name", /did you mean "countries"/],
-      [() => client.filters.delete([""]), "ids[0]", /./],
-      [() => client.filters.get(""), "id", /./],
-    ];
     for (const [call, path, message] of cases) {
       const error = await failure(call());
       expect(error, path).toBeInstanceOf(ArgumentError);
@@ -209,12 +201,41 @@ describe("arguments are checked before sending", () => {
       expect((error as ArgumentError).message, path).toMatch(message);
     }
     expect(await requestsSince(emulator, since)).toEqual([]);
+  }
+
+  it("names the argument and what to change, and sends nothing", async () => {
+    await expectRefusals([
+      [() => client.filters.create({ filters: [filterInput("ok"), { name: "", rules: filterInput("x").rules }] }), "filters[1].name", /./],
+      [() => client.filters.create({ filters: [{ name: "no rules" } as SavedFilterInput] }), "filters[0].rules", /./],
+      [() => client.filters.list({ created: "20.11.2026" }), "created", /YYYY-MM-DD/],
+      [() => client.filters.list({ limit: 0 }), "limit", /./],
+      [() => client.filters.list({ fields: ["nmae" as "name"] }), "fields[0]", /./],
+      [() => client.filters.list({ nmae: "x" } as never), "params.nmae", /did you mean "name"/],
+      [() => client.filters.lookup({ lookup: "countires" as "countries" }), "lookup", /did you mean "countries"/],
+      [() => client.filters.delete({ ids: [""] }), "ids[0]", /./],
+      [() => client.filters.get({ id: "" }), "id", /./],
+    ]);
+  });
+
+  it("refuses a misspelt params key with a did-you-mean, and the old positional form", async () => {
+    await expectRefusals([
+      [() => client.filters.get({ idd: "1" } as never), "params.idd", /is not an argument of this method; did you mean "id"\?/],
+      [() => client.filters.findByName({ nmae: "h5 sports" } as never), "params.nmae", /did you mean "name"/],
+      [() => client.filters.create({ filter: [filterInput("h5 typo")] } as never), "params.filter", /did you mean "filters"/],
+      [() => client.filters.update({ change: [] } as never), "params.change", /did you mean "changes"/],
+      [() => client.filters.delete({ id: ["1"] } as never), "params.id", /did you mean "ids"/],
+      [() => client.filters.lookup({ lookups: "countries" } as never), "params.lookups", /did you mean "lookup"/],
+      [() => client.filters.fields({ timeoutMs: 60 } as never), "params.timeoutMs", /is not an argument of this method; the method takes none.*per-call options go second/],
+      [() => client.filters.subcategories({ categroy: "CONTENT" } as never), "params.categroy", /did you mean "category"/],
+      [() => client.filters.get("1" as never), "params", /must be an object of named arguments/],
+      [() => client.filters.delete({ ids: ["1", "2", "3", ""] }), "ids[3]", /./],
+    ]);
   });
 
   it("answers an empty batch without a request", async () => {
     const since = await journalMark(emulator);
-    expect(await client.filters.create([])).toEqual([]);
-    expect(await client.filters.delete([])).toEqual([]);
+    expect(await client.filters.create({ filters: [] })).toEqual([]);
+    expect(await client.filters.delete({ ids: [] })).toEqual([]);
     expect(await requestsSince(emulator, since)).toEqual([]);
   });
 });

@@ -30,7 +30,7 @@ describe("submit", () => {
     const answer = await client.pii.submit({ identifiers: ["h5-viewer-1", "h5-viewer-2"], notificationEmails: ["privacy@example.com"] });
     expect(answer).toEqual({ id: expect.stringMatching(/^[A-Za-z0-9]+$/), created: 2, ignored: 0 });
     expect((await requestsSince(emulator, since)).map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(["POST /pii-opt-out 201"]);
-    const request = await client.pii.get(answer.id);
+    const request = await client.pii.get({ id: answer.id });
     expect(request).toMatchObject({
       id: answer.id,
       status: "ENQUEUED",
@@ -72,16 +72,18 @@ describe("submit", () => {
     const since = await journalMark(emulator);
     const tooMany = Array.from({ length: 101 }, (_, index) => `h5-many-${index}`);
     const cases: Array<[() => Promise<unknown>, string, RegExp]> = [
-      [() => client.pii.submit({ identifiers: tooMany }), "submission.identifiers", /at most 100 identifiers.*got 101.*split/],
-      [() => client.pii.submit({ identifiers: [] }), "submission.identifiers", /at least one/],
-      [() => client.pii.submit({ identifiers: [""] }), "submission.identifiers[0]", /./],
-      [() => client.pii.submit({ identifiers: ["h5-x"], notificationEmails: ["not-an-email"] }), "submission.notificationEmails[0]", /./],
-      [() => client.pii.submit({ viewer_id: ["h5-x"] } as never), "submission.identifiers", /./],
-      [() => client.pii.list({ start: "2026-11-31" }), "query.start", /YYYY-MM-DD/],
-      [() => client.pii.list({ start: "2026-11-20", end: "2026-11-19" }), "query.end", /on or after its start/],
-      [() => client.pii.list({ status: ["DONE" as "FINISHED"] }), "query.status[0]", /./],
-      [() => client.pii.list({ limit: 1.5 }), "query.limit", /./],
-      [() => client.pii.get(""), "id", /./],
+      [() => client.pii.submit({ identifiers: tooMany }), "identifiers", /at most 100 identifiers.*got 101.*split/],
+      [() => client.pii.submit({ identifiers: [] }), "identifiers", /at least one/],
+      [() => client.pii.submit({ identifiers: [""] }), "identifiers[0]", /./],
+      [() => client.pii.submit({ identifiers: ["h5-x"], notificationEmails: ["not-an-email"] }), "notificationEmails[0]", /./],
+      [() => client.pii.submit({ viewer_id: ["h5-x"] } as never), "params.viewer_id", /is not an argument of this method.*"identifiers"/],
+      [() => client.pii.list({ start: "2026-11-31" }), "start", /YYYY-MM-DD/],
+      [() => client.pii.list({ start: "2026-11-20", end: "2026-11-19" }), "end", /on or after its start/],
+      [() => client.pii.list({ status: ["DONE" as "FINISHED"] }), "status[0]", /./],
+      [() => client.pii.list({ limit: 1.5 }), "limit", /./],
+      [() => client.pii.get({ id: "" }), "id", /./],
+      [() => client.pii.get({ idd: "h5-x" } as never), "params.idd", /did you mean "id"/],
+      [() => client.pii.get("h5-x" as never), "params", /must be an object of named arguments/],
     ];
     for (const [call, path, message] of cases) {
       const error = await failure(call());
@@ -96,18 +98,18 @@ describe("submit", () => {
 describe("get and list", () => {
   it("follows a request through ENQUEUED, STARTED and FINISHED (spec 3.1)", async () => {
     const { id } = await client.pii.submit({ identifiers: ["h5-lifecycle"] });
-    expect((await client.pii.get(id)).status).toBe("ENQUEUED");
+    expect((await client.pii.get({ id: id })).status).toBe("ENQUEUED");
     await emulator.control("POST", "clock", { advance: "PT2M" });
-    expect((await client.pii.get(id)).status).toBe("STARTED");
+    expect((await client.pii.get({ id: id })).status).toBe("STARTED");
     await emulator.control("POST", "clock", { advance: "PT10M" });
-    const finished = await client.pii.get(id);
+    const finished = await client.pii.get({ id: id });
     expect(finished.status).toBe("FINISHED");
     expect(finished.updated_at).toEqual(expect.any(String));
     expect((await client.pii.list({ status: ["FINISHED"] })).map((request) => request.id)).toContain(id);
   });
 
   it("answers NotFoundError for an unknown id", async () => {
-    const error = await failure(client.pii.get("nosuchrequest"));
+    const error = await failure(client.pii.get({ id: "nosuchrequest" }));
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ status: 404, path: "/pii-opt-out" });
     // The path in the message leaves the query out (queries can carry viewer ids); it stays in `query`.

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  describeChoices,
   FILTER_LOOKUPS,
   LookupValues,
   SavedFilter,
@@ -11,10 +12,10 @@ import {
   SavedFilterUpdateResponse,
 } from "../schema";
 import { sendChunks } from "./concurrency";
-import { NotFoundError, parseArguments } from "./errors";
+import { NotFoundError } from "./errors";
 import type { Requester } from "./request";
 import type { CallOptions } from "./transport";
-import { checkChoice } from "./validation";
+import { parseParams } from "./validation";
 
 /** Spec 4.8 and 8: at most 100 filters per call. */
 export const FILTERS_PER_CALL = 100;
@@ -59,14 +60,77 @@ export type FilterListQuery = z.input<typeof FilterListQuery>;
 /** The lookups of `GET /bulk_filters/{lookup}/` (spec 4.8). */
 export type FilterLookupName = (typeof FILTER_LOOKUPS)[number];
 
-/** The query of {@link FiltersApi.subcategories}. */
+/** A lookup name, with a "did you mean" for a near miss. */
+const LookupName = z.enum(FILTER_LOOKUPS, {
+  error: (issue) => {
+    const given = typeof issue.input === "string" ? issue.input : "";
+    return `${JSON.stringify(issue.input)} is not a known lookup; ${describeChoices(given, FILTER_LOOKUPS, "lookups")}`;
+  },
+});
+
+/** The params of {@link FiltersApi.get}. */
+export const FilterGetParams = z.strictObject({
+  /** The id of the filter, as a string or a number (spec 2.7). */
+  id: FilterId,
+});
+/** The params of {@link FiltersApi.get}. */
+export type FilterGetParams = z.input<typeof FilterGetParams>;
+
+/** The params of {@link FiltersApi.findByName}. */
+export const FilterFindByNameParams = z.strictObject({
+  /** The whole name, matched exactly (the API's `name` query matches substrings). */
+  name: z.string().min(1),
+});
+/** The params of {@link FiltersApi.findByName}. */
+export type FilterFindByNameParams = z.input<typeof FilterFindByNameParams>;
+
+/** The params of {@link FiltersApi.create}. */
+export const FilterCreateParams = z.strictObject({
+  /** The filters to create (any number: more than 100 are sent as several POSTs). */
+  filters: z.array(SavedFilterInput).readonly(),
+});
+/** The params of {@link FiltersApi.create}. */
+export type FilterCreateParams = z.input<typeof FilterCreateParams>;
+
+/** The params of {@link FiltersApi.update}. */
+export const FilterUpdateParams = z.strictObject({
+  /** Each change: the id of a filter and the fields to change (spec 4.8: merged into the filter). */
+  changes: z.array(SavedFilterUpdate).readonly(),
+});
+/** The params of {@link FiltersApi.update}. */
+export type FilterUpdateParams = z.input<typeof FilterUpdateParams>;
+
+/** The params of {@link FiltersApi.delete}. */
+export const FilterDeleteParams = z.strictObject({
+  /** The ids of the filters to delete (100 per DELETE). */
+  ids: z.array(FilterId).readonly(),
+});
+/** The params of {@link FiltersApi.delete}. */
+export type FilterDeleteParams = z.input<typeof FilterDeleteParams>;
+
+/** The params of {@link FiltersApi.fields}: none (spec 4.8 `GET /bulk_filters/fields` takes no query). */
+export const FilterFieldsParams = z.strictObject({});
+/** The params of {@link FiltersApi.fields}. */
+export type FilterFieldsParams = z.input<typeof FilterFieldsParams>;
+
+/** The params of {@link FiltersApi.lookup}. */
+export const FilterLookupParams = z.strictObject({
+  /** Which lookup, for example `countries` (spec 4.8). */
+  lookup: LookupName,
+  /** Only the values containing this text (substring search). */
+  pattern: z.string().min(1).optional(),
+});
+/** The params of {@link FiltersApi.lookup}. */
+export type FilterLookupParams = z.input<typeof FilterLookupParams>;
+
+/** The params of {@link FiltersApi.subcategories}. */
 export const SubcategoryQuery = z.strictObject({
   /** The category whose subcategories are listed, for example CONTENT (every category without it). */
   category: z.string().min(1).optional(),
   /** Substring search. */
   pattern: z.string().min(1).optional(),
 });
-/** The query of {@link FiltersApi.subcategories}. */
+/** The params of {@link FiltersApi.subcategories}. */
 export type SubcategoryQuery = z.input<typeof SubcategoryQuery>;
 
 /** An entry of the DELETE answer: the id and name of a deleted filter (spec 4.8). */
@@ -74,8 +138,9 @@ export type DeletedFilter = SavedFilterDeleteResponse["deleted"][number];
 
 /**
  * The saved-filter management family (spec 4.8): list, read, create, update and delete saved
- * filters, and the lookups their rules use. Batches larger than 100 are split into several calls;
- * the calls of a batch run in parallel within the client's concurrency bound.
+ * filters, and the lookups their rules use. Every method takes one params object, then the per-call
+ * options, like the query families. Batches larger than 100 are split into several calls; the calls
+ * of a batch run in parallel within the client's concurrency bound.
  */
 export class FiltersApi {
   constructor(private readonly requester: Requester) {}
@@ -85,7 +150,7 @@ export class FiltersApi {
   /** Lists only the selected `fields` of each matching filter. */
   list<Field extends SavedFilterField>(query: FilterListQuery & { fields: readonly Field[] }, options?: CallOptions): Promise<Array<Pick<SavedFilter, Field>>>;
   async list(query: FilterListQuery = {}, options: CallOptions = {}): Promise<Array<Partial<SavedFilter>>> {
-    const checked = parseArguments(FilterListQuery, query, "query");
+    const checked = parseParams(FilterListQuery, query);
     // Spec 4.8: with `fields` the body is a bare array of the selected fields.
     const mask: Partial<Record<SavedFilterField, true>> | undefined = checked.fields && Object.fromEntries(checked.fields.map((field) => [field, true]));
     const send = async (ids: ReadonlyArray<string | number> | undefined): Promise<Array<Partial<SavedFilter>>> => {
@@ -118,26 +183,29 @@ export class FiltersApi {
   /**
    * The saved filter with this id. The API has no single-filter endpoint, so this lists by id;
    * when no filter has the id it throws a `NotFoundError` (status 404) as a read of a missing object would.
+   *
+   * @example
+   * const filter = await client.filters.get({ id: "1001" });
    */
-  async get(id: string | number, options: CallOptions = {}): Promise<SavedFilter> {
-    const checkedId = String(parseArguments(FilterId, id, "id"));
-    const found = (await this.list({ ids: [checkedId] }, options)).find((filter) => filter.id === checkedId);
+  async get(params: FilterGetParams, options: CallOptions = {}): Promise<SavedFilter> {
+    const id = String(parseParams(FilterGetParams, params).id);
+    const found = (await this.list({ ids: [id] }, options)).find((filter) => filter.id === id);
     if (found) return found;
     throw new NotFoundError({
       method: "GET",
       path: BULK_FILTERS,
-      query: `id=${checkedId}`,
+      query: `id=${id}`,
       status: 404,
-      body: { status: 404, error: "not_found", message: `no saved filter has id ${checkedId}`, parameter: "id" },
+      body: { status: 404, error: "not_found", message: `no saved filter has id ${id}`, parameter: "id" },
     });
   }
 
   /**
-   * The saved filters whose name is exactly `exactName` (the API's `name` query matches substrings).
+   * The saved filters whose name is exactly `name` (the API's `name` query matches substrings).
    * Names need not be unique, so this answers a list.
    */
-  async findByName(exactName: string, options: CallOptions = {}): Promise<SavedFilter[]> {
-    const name = parseArguments(z.string().min(1), exactName, "exactName");
+  async findByName(params: FilterFindByNameParams, options: CallOptions = {}): Promise<SavedFilter[]> {
+    const { name } = parseParams(FilterFindByNameParams, params);
     return (await this.list({ name }, options)).filter((filter) => filter.name === name);
   }
 
@@ -146,9 +214,9 @@ export class FiltersApi {
    * as several POSTs. POST is never retried (no idempotency key, api-facts): after a failure, list
    * by name to learn what was created; a `PartialFailureError` carries the chunks that succeeded.
    */
-  async create(inputs: readonly SavedFilterInput[], options: CallOptions = {}): Promise<SavedFilter[]> {
-    const checked = parseArguments(z.array(SavedFilterInput), inputs, "inputs");
-    return sendChunks(checked, FILTERS_PER_CALL, (chunk) =>
+  async create(params: FilterCreateParams, options: CallOptions = {}): Promise<SavedFilter[]> {
+    const { filters } = parseParams(FilterCreateParams, params);
+    return sendChunks(filters, FILTERS_PER_CALL, (chunk) =>
       this.requester.request({ method: "POST", path: BULK_FILTERS, body: chunk, ...options }, SavedFilterCreateResponse),
     );
   }
@@ -157,17 +225,17 @@ export class FiltersApi {
    * Merges changes into existing filters (each change: the id and the fields to change). More than
    * 100 are sent as several PUTs; each answer (`{location, status}`) is returned in input order.
    */
-  async update(changes: readonly SavedFilterUpdate[], options: CallOptions = {}): Promise<SavedFilterUpdateResponse[]> {
-    const checked = parseArguments(z.array(SavedFilterUpdate), changes, "changes");
-    return sendChunks(checked, FILTERS_PER_CALL, async (chunk) => [
+  async update(params: FilterUpdateParams, options: CallOptions = {}): Promise<SavedFilterUpdateResponse[]> {
+    const { changes } = parseParams(FilterUpdateParams, params);
+    return sendChunks(changes, FILTERS_PER_CALL, async (chunk) => [
       await this.requester.request({ method: "PUT", path: BULK_FILTERS, body: chunk, ...options }, SavedFilterUpdateResponse),
     ]);
   }
 
   /** Deletes filters by id and answers the id and name of each deleted one (100 ids per DELETE). */
-  async delete(ids: ReadonlyArray<string | number>, options: CallOptions = {}): Promise<DeletedFilter[]> {
-    const checked = parseArguments(z.array(FilterId), ids, "ids");
-    return sendChunks(checked, FILTERS_PER_CALL, async (chunk) => {
+  async delete(params: FilterDeleteParams, options: CallOptions = {}): Promise<DeletedFilter[]> {
+    const { ids } = parseParams(FilterDeleteParams, params);
+    return sendChunks(ids, FILTERS_PER_CALL, async (chunk) => {
       const answer = await this.requester.request(
         { method: "DELETE", path: BULK_FILTERS, query: { id: chunk.join(",") }, ...options },
         SavedFilterDeleteResponse,
@@ -177,22 +245,27 @@ export class FiltersApi {
   }
 
   /** The filter field names that rules may use (spec 4.8 `GET /bulk_filters/fields`). */
-  async fields(options: CallOptions = {}): Promise<string[]> {
-    return this.lookup("fields", undefined, options);
+  async fields(params: FilterFieldsParams = {}, options: CallOptions = {}): Promise<string[]> {
+    parseParams(FilterFieldsParams, params);
+    return this.lookup({ lookup: "fields" }, options);
   }
 
-  /** The values of one lookup (spec 4.8), optionally only those containing `pattern`. */
-  async lookup(name: FilterLookupName, pattern?: string, options: CallOptions = {}): Promise<string[]> {
-    const lookup = checkChoice(name, FILTER_LOOKUPS, "name", "lookups");
-    const checkedPattern = parseArguments(z.string().min(1).optional(), pattern, "pattern");
+  /**
+   * The values of one lookup (spec 4.8), optionally only those containing `pattern`.
+   *
+   * @example
+   * const countries = await client.filters.lookup({ lookup: "countries", pattern: "United" });
+   */
+  async lookup(params: FilterLookupParams, options: CallOptions = {}): Promise<string[]> {
+    const { lookup, pattern } = parseParams(FilterLookupParams, params);
     const path = lookup === "fields" ? "/bulk_filters/fields" : `/bulk_filters/${lookup}/`;
-    const answer = await this.requester.request({ method: "GET", path, query: { pattern: checkedPattern }, ...options }, LookupValues);
+    const answer = await this.requester.request({ method: "GET", path, query: { pattern }, ...options }, LookupValues);
     return answer.values;
   }
 
   /** The subcategories of a category, optionally only those containing `pattern` (spec 4.8). */
   async subcategories(query: SubcategoryQuery = {}, options: CallOptions = {}): Promise<string[]> {
-    const checked = parseArguments(SubcategoryQuery, query, "query");
+    const checked = parseParams(SubcategoryQuery, query);
     const answer = await this.requester.request(
       { method: "GET", path: "/bulk_filters/subcategories/", query: { category: checked.category, pattern: checked.pattern }, ...options },
       LookupValues,

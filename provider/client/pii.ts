@@ -6,10 +6,11 @@ import {
   PiiOptOutSubmission,
   PiiOptOutSubmitResponse,
 } from "../schema";
-import { ArgumentError, parseArguments } from "./errors";
+import { ArgumentError } from "./errors";
 import { CalendarDate } from "./filters";
 import type { Requester } from "./request";
 import type { CallOptions } from "./transport";
+import { parseParams } from "./validation";
 
 /** Spec 4.10 and 8: at most 100 identifiers per opt-out request. */
 export const IDENTIFIERS_PER_REQUEST = 100;
@@ -23,7 +24,7 @@ export const PiiSubmitArguments = z.strictObject({
   /** Addresses to notify when the request is FINISHED (spec 6); sent as `@notification_email`. */
   notificationEmails: z.array(z.email()).optional(),
 });
-/** The argument of {@link PiiApi.submit}. */
+/** The params of {@link PiiApi.submit}. */
 export type PiiSubmitArguments = z.input<typeof PiiSubmitArguments>;
 
 /** The query of {@link PiiApi.list} (spec 4.10). */
@@ -42,12 +43,21 @@ export const PiiListQuery = z
     message: "end is before start: give a creation range whose end is on or after its start",
     path: ["end"],
   });
-/** The query of {@link PiiApi.list}. */
+/** The params of {@link PiiApi.list}. */
 export type PiiListQuery = z.input<typeof PiiListQuery>;
+
+/** The params of {@link PiiApi.get}. */
+export const PiiGetParams = z.strictObject({
+  /** The id of the opt-out request, as {@link PiiApi.submit} answered it. */
+  id: z.string().min(1),
+});
+/** The params of {@link PiiApi.get}. */
+export type PiiGetParams = z.input<typeof PiiGetParams>;
 
 /**
  * The PII opt-out family (spec 4.10): submit deletion requests for viewer or user ids and read their
- * state (spec 3.1: ENQUEUED, STARTED, FINISHED).
+ * state (spec 3.1: ENQUEUED, STARTED, FINISHED). Every method takes one params object, then the
+ * per-call options, like the query families.
  */
 export class PiiApi {
   constructor(private readonly requester: Requester) {}
@@ -57,11 +67,11 @@ export class PiiApi {
    * it created and how many were ignored as submitted before (spec 2.9, api-facts: `ignored`).
    * POST is never retried: after a failure, `list` shows whether the request was made.
    */
-  async submit(submission: PiiSubmitArguments, options: CallOptions = {}): Promise<PiiOptOutSubmitResponse> {
-    const checked = parseArguments(PiiSubmitArguments, submission, "submission");
+  async submit(params: PiiSubmitArguments, options: CallOptions = {}): Promise<PiiOptOutSubmitResponse> {
+    const checked = parseParams(PiiSubmitArguments, params);
     if (checked.identifiers.length > IDENTIFIERS_PER_REQUEST) {
       throw new ArgumentError(
-        "submission.identifiers",
+        "identifiers",
         `at most ${IDENTIFIERS_PER_REQUEST} identifiers per request (spec 4.10), got ${checked.identifiers.length}: split them into several submissions`,
       );
     }
@@ -74,7 +84,7 @@ export class PiiApi {
 
   /** Lists opt-out requests matching `query` (all without one). */
   async list(query: PiiListQuery = {}, options: CallOptions = {}): Promise<PiiOptOutRequest[]> {
-    const checked = parseArguments(PiiListQuery, query, "query");
+    const checked = parseParams(PiiListQuery, query);
     const answer = await this.requester.request(
       {
         method: "GET",
@@ -87,9 +97,14 @@ export class PiiApi {
     return answer.requests;
   }
 
-  /** One opt-out request with its state; an unknown id is a `NotFoundError`. */
-  async get(id: string, options: CallOptions = {}): Promise<PiiOptOutRequest> {
-    const checkedId = parseArguments(z.string().min(1), id, "id");
-    return this.requester.request({ method: "GET", path: PII_OPT_OUT, query: { id: checkedId }, ...options }, PiiOptOutRequest);
+  /**
+   * One opt-out request with its state; an unknown id is a `NotFoundError`.
+   *
+   * @example
+   * const { status } = await client.pii.get({ id: request.id });
+   */
+  async get(params: PiiGetParams, options: CallOptions = {}): Promise<PiiOptOutRequest> {
+    const { id } = parseParams(PiiGetParams, params);
+    return this.requester.request({ method: "GET", path: PII_OPT_OUT, query: { id }, ...options }, PiiOptOutRequest);
   }
 }

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import {
   ACCEPTED_METRIC_PATH_NAMES,
   describeChoices,
@@ -12,7 +13,7 @@ import {
   SESSION_BOOLEAN_FILTER_NAMES,
   type SESSION_DIMENSION_FILTER_NAMES,
 } from "../schema";
-import { ArgumentError } from "./errors";
+import { ArgumentError, parseArguments } from "./errors";
 import type { QueryParams } from "./request";
 import { DAY_MS, HOUR_MS, MINUTE_MS } from "./time-range";
 
@@ -80,8 +81,19 @@ export function checkKnownKeys(params: unknown, known: readonly string[], path =
   }
   const unknown = Object.keys(params).find((key) => !known.includes(key));
   if (unknown !== undefined) {
-    throw new ArgumentError(`${path}.${unknown}`, `is not an argument of this method; ${describeChoices(unknown, known, "arguments")}`);
+    const hint = known.length === 0 ? "the method takes none: give {} or leave params out (per-call options go second)" : describeChoices(unknown, known, "arguments");
+    throw new ArgumentError(`${path}.${unknown}`, `is not an argument of this method; ${hint}`);
   }
+}
+
+/**
+ * Parses the params object of a method with its strict zod schema: a key the method does not take
+ * gets a "did you mean" ({@link checkKnownKeys}), any other mismatch an {@link ArgumentError} whose
+ * path starts at the params key, for example `ids[3]` or `filters[2].rules`.
+ */
+export function parseParams<Schema extends z.ZodObject>(schema: Schema, params: unknown): z.output<Schema> {
+  checkKnownKeys(params, Object.keys(schema.shape));
+  return parseArguments(schema, params, "");
 }
 
 /** Throws unless `value` is a whole number in `[min, max]`. */

@@ -1,6 +1,7 @@
 import {
   ArgumentError,
   type CallOptions,
+  type FilterGetParams,
   type FilterListQuery,
   type FilterLookupName,
   type InsightsClient,
@@ -47,7 +48,7 @@ export const {
   getSavedFilter,
   /** The Output form of {@link getSavedFilter}: `Input`s in, an `Output` out. */
   getSavedFilterOutput,
-} = dataSource("SavedFilter", (client, { id }: { id: string | number }, options) => client.filters.get(id, options));
+} = dataSource("SavedFilter", (client, params: FilterGetParams, options) => client.filters.get(params, options));
 
 export const {
   /**
@@ -81,11 +82,11 @@ export const {
   getFilterFields,
   /** The Output form of {@link getFilterFields}: `Input`s in, an `Output` out. */
   getFilterFieldsOutput,
-} = dataSource("FilterFields", async (client, _params: NoArguments, options) => ({ fields: await client.filters.fields(options) }));
+} = dataSource("FilterFields", async (client, params: NoArguments, options) => ({ fields: await client.filters.fields(params, options) }));
 
 /** Exactly one filter of that name, else an error that says what there is instead. */
 async function readByExactName(client: InsightsClient, { name }: { name: string }, options: CallOptions): Promise<SavedFilter> {
-  const found = await client.filters.findByName(name, options);
+  const found = await client.filters.findByName({ name }, options);
   if (found.length === 1) return found[0]!;
   if (found.length > 1) {
     throw new InsightsError(`${found.length} saved filters are named exactly ${JSON.stringify(name)} (ids ${found.map((filter) => filter.id).join(", ")}): read one by id with getSavedFilter`);
@@ -107,5 +108,5 @@ async function readFieldValues(client: InsightsClient, { field, ...query }: GetF
   if (query.category !== undefined) {
     throw new ArgumentError("category", `selects the subcategories of a category: give it with field "subcategories", not "${field}"`);
   }
-  return { values: await client.filters.lookup(field, query.pattern, options) };
+  return { values: await client.filters.lookup({ lookup: field, pattern: query.pattern }, options) };
 }

@@ -1,4 +1,4 @@
-import type { PiiListQuery } from "../client";
+import type { PiiGetParams, PiiListQuery } from "../client";
 import { personalDataSource } from "./define";
 
 /**
@@ -25,4 +25,4 @@ export const {
   getPiiOptOutRequest,
   /** The Output form of {@link getPiiOptOutRequest}: `Input`s in, an `Output` out (a secret: personal data). */
   getPiiOptOutRequestOutput,
-} = personalDataSource("PiiOptOutRequest", (client, { id }: { id: string }, options) => client.pii.get(id, options));
+} = personalDataSource("PiiOptOutRequest", (client, params: PiiGetParams, options) => client.pii.get(params, options));

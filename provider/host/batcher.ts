@@ -304,7 +304,7 @@ export class FilterBatcher {
   ): Promise<void> {
     const again = (rest: Array<Entry<SavedFilterInput, SavedFilter>>) => this.sendCreates(rest, attempt);
     try {
-      const created = await this.filters().create(entries.map((entry) => entry.item));
+      const created = await this.filters().create({ filters: entries.map((entry) => entry.item) });
       entries.forEach((entry, index) => entry.resolve(created[index]!));
     } catch (error) {
       if (isRefusal(error)) return isolateRefusal(entries, error, again);
@@ -353,7 +353,7 @@ export class FilterBatcher {
 
   private async sendUpdates(entries: Array<Entry<SavedFilterUpdate, void>>): Promise<void> {
     try {
-      await this.filters().update(entries.map((entry) => entry.item));
+      await this.filters().update({ changes: entries.map((entry) => entry.item) });
       for (const entry of entries) entry.resolve();
     } catch (error) {
       if (isRefusal(error)) return isolateRefusal(entries, error, (rest) => this.sendUpdates(rest));
@@ -368,7 +368,7 @@ export class FilterBatcher {
    */
   private async sendDeletes(entries: Array<Entry<string, void>>): Promise<void> {
     try {
-      await this.filters().delete(entries.map((entry) => entry.item));
+      await this.filters().delete({ ids: entries.map((entry) => entry.item) });
       for (const entry of entries) entry.resolve();
     } catch (error) {
       if (error instanceof NotFoundError) {

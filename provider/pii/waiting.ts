@@ -48,7 +48,7 @@ export async function refreshStatuses(pii: PiiApi, progress: SubmissionProgress,
       .filter((request) => request.status !== "FINISHED")
       .map(async (request) => {
         try {
-          request.status = (await pii.get(request.id)).status;
+          request.status = (await pii.get({ id: request.id })).status;
         } catch (error) {
           if (!(error instanceof NotFoundError)) throw error;
           report(`request ${request.id} is not known to the service any more; its last known state is ${request.status}`);

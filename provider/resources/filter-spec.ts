@@ -82,7 +82,7 @@ function lookupValues(lookup: string): Promise<ReadonlySet<string>> {
   const cached = lookupCache.get(lookup);
   if (cached) return cached;
   const values = sharedClient()
-    .filters.lookup(lookup as FilterLookupName)
+    .filters.lookup({ lookup: lookup as FilterLookupName })
     .then((list): ReadonlySet<string> => new Set(list));
   // A failed lookup is not cached: the next check tries again.
   values.catch(() => lookupCache.delete(lookup));
