@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   ArgumentError,
   BadRequestError,
@@ -10,25 +10,22 @@ import {
   type FilterListQuery,
 } from "../provider/client";
 import type { SavedFilter, SavedFilterInput } from "../provider/schema";
-import { journalMark, requestsSince } from "./support/query-families";
-import { BASIC, DEV, startTestEmulator, type TestEmulator } from "./support/emulator";
+import { journalMark, requestsSince, useQueryFamilies } from "./support/query-families";
+import { BASIC, type TestEmulator } from "./support/emulator";
 
 // The saved-filter family of the typed client (spec 4.8) against the emulator over loopback.
 // HTTP calls are counted in the emulator's journal.
 
+// Retries on, without waiting: the retry tests count attempts in the journal.
+const context = useQueryFamilies({ retry: { baseDelayMs: 1, sleep: async () => {} } });
 let emulator: TestEmulator;
 let client: InsightsClient;
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  client = new InsightsClient({ baseUrl: emulator.url, ...DEV, retry: { baseDelayMs: 1, sleep: async () => {} } });
+beforeAll(() => {
+  ({ emulator, client } = context);
 });
 afterEach(async () => {
   await emulator.control("DELETE", "faults");
-});
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
 });
 
 /** The error a call rejects with (the test fails if the call succeeds). */

@@ -1,24 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ArgumentError, BadRequestError, InsightsClient, InternalServerError, NotFoundError } from "../provider/client";
-import { journalMark, requestsSince } from "./support/query-families";
-import { DEV, startTestEmulator, TEST_NOW, type TestEmulator } from "./support/emulator";
+import { journalMark, requestsSince, useQueryFamilies } from "./support/query-families";
+import { TEST_NOW, type TestEmulator } from "./support/emulator";
 
 // The PII opt-out family of the typed client (spec 4.10, 3.1) against the emulator over loopback.
 
+// Retries on, without waiting: the retry tests count attempts in the journal.
+const context = useQueryFamilies({ retry: { baseDelayMs: 1, sleep: async () => {} } });
 let emulator: TestEmulator;
 let client: InsightsClient;
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  client = new InsightsClient({ baseUrl: emulator.url, ...DEV, retry: { baseDelayMs: 1, sleep: async () => {} } });
+beforeAll(() => {
+  ({ emulator, client } = context);
 });
 afterEach(async () => {
   await emulator.control("DELETE", "faults");
   await emulator.control("POST", "clock", { set: TEST_NOW });
-});
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
 });
 
 /** The error a call rejects with (the test fails if the call succeeds). */

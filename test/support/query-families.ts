@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from "vitest";
-import { InsightsClient } from "../../provider/client";
+import { InsightsClient, type InsightsClientOptions } from "../../provider/client";
 import { ArgumentError } from "../../provider/client/errors";
 import { DEV, startTestEmulator, TEST_NOW_MS, type TestEmulator } from "./emulator";
 
@@ -8,8 +8,12 @@ import { DEV, startTestEmulator, TEST_NOW_MS, type TestEmulator } from "./emulat
  * frozen TEST_NOW: the recency limits of spec 8 and the splitting of relative ranges read that
  * clock. Retries are off so the journal shows exactly the requests the families send.
  */
-export function queryFamilies(emulator: TestEmulator, account: { clientId: string; clientSecret: string } = DEV): QueryFamilies {
-  return new InsightsClient({ baseUrl: emulator.url, ...account, retry: { maxRetries: 0 }, env: {}, now: () => TEST_NOW_MS });
+export function queryFamilies(
+  emulator: TestEmulator,
+  account: { clientId: string; clientSecret: string } = DEV,
+  options: Pick<InsightsClientOptions, "retry"> = { retry: { maxRetries: 0 } },
+): QueryFamilies {
+  return new InsightsClient({ baseUrl: emulator.url, ...account, ...options, env: {}, now: () => TEST_NOW_MS });
 }
 
 /** The families of one account, sharing one transport. */
@@ -37,14 +41,14 @@ export async function requestsSince(emulator: TestEmulator, mark: number): Promi
 }
 
 /**
- * Starts a test emulator and the query families for the file's tests (and stops them after);
- * read `context.emulator` and `context.client` inside tests.
+ * Starts a test emulator and a client of it for the file's tests (and stops them after); read
+ * `context.emulator` and `context.client` inside tests. Retries are off unless `options` say.
  */
-export function useQueryFamilies(): { emulator: TestEmulator; client: QueryFamilies } {
+export function useQueryFamilies(options?: Pick<InsightsClientOptions, "retry">): { emulator: TestEmulator; client: QueryFamilies } {
   const context = {} as { emulator: TestEmulator; client: QueryFamilies };
   beforeAll(async () => {
     context.emulator = await startTestEmulator();
-    context.client = queryFamilies(context.emulator);
+    context.client = queryFamilies(context.emulator, DEV, options);
   });
   afterAll(async () => {
     await context.client.close();
