@@ -25,11 +25,21 @@ async function main() {
   // The copy of @pulumi/pulumi the module under test uses: mocks set on another copy would not apply.
   const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [path.dirname(request.modulePath)] }));
   const registrations = [];
+  // Mocks see a resource's inputs but not its options; the options that decide what the engine
+  // keeps secret are read from the registration request itself, before the mock is called.
+  const { MockMonitor } = require(require.resolve("@pulumi/pulumi/runtime/mocks", { paths: [path.dirname(request.modulePath)] }));
+  const secretOutputs = new Map();
+  const registerResource = MockMonitor.prototype.registerResource;
+  MockMonitor.prototype.registerResource = function (req, callback) {
+    secretOutputs.set(`${req.getType()}::${req.getName()}`, req.getAdditionalsecretoutputsList());
+    return registerResource.call(this, req, callback);
+  };
   pulumi.runtime.setMocks(
     {
       newResource(args) {
         const urn = `urn:pulumi:${request.stack}::${request.project}::${args.type}::${args.name}`;
-        registrations.push({ type: args.type, name: args.name, urn, custom: args.custom, inputs: args.inputs });
+        const additionalSecretOutputs = secretOutputs.get(`${args.type}::${args.name}`) ?? [];
+        registrations.push({ type: args.type, name: args.name, urn, custom: args.custom, inputs: args.inputs, additionalSecretOutputs });
         return { id: `${args.name}-id`, state: args.inputs };
       },
       call(args) {

@@ -37,6 +37,8 @@ export interface Registration {
   custom: boolean;
   /** The inputs, secrets as markers; a dynamic resource's include `__provider`. */
   inputs: PropertyMap;
+  /** The `additionalSecretOutputs` resource option: outputs the engine keeps only as secrets. */
+  additionalSecretOutputs: string[];
 }
 
 /** A captured dynamic resource: its serialized provider text and inputs. */

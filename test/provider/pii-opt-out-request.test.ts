@@ -76,6 +76,8 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     expect(isSecret(fixture.captured.inputs.viewerIds)).toBe(true);
     expect(isSecret(fixture.captured.inputs.notificationEmails)).toBe(true);
     expect(fixture.captured.inputs.resourceName).toBe("forget");
+    // And the engine is told to keep the same outputs only as secrets, whatever the provider returns.
+    expect([...fixture.captured.additionalSecretOutputs].sort()).toEqual(["notificationEmails", "userIds", "viewerIds"]);
   });
   afterAll(() => fixture?.close());
   beforeEach(async () => {
