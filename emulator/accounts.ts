@@ -62,17 +62,11 @@ export class AccountState {
    * after a viewer's opt-out request was made (spec 8: collection stops at once).
    */
   sessions(kind: SessionKind, fromMs: number, toMs: number, nowMs: number): SessionRecord[] {
-    const deleted = this.pii.deletedViewerIds(nowMs);
-    const stopped = this.pii.collectionStoppedAt();
     const end = Math.min(toMs, nowMs + 1);
     if (end <= fromMs) return [];
     const sessions = this.world.sessionsStartedBetween(kind, fromMs, end);
-    if (deleted.size === 0 && stopped.size === 0) return sessions as SessionRecord[];
-    return sessions.filter((session) => {
-      if (deleted.has(session.viewerId)) return false;
-      const stop = stopped.get(session.viewerId);
-      return stop === undefined || stop > nowMs || session.startMs < stop;
-    });
+    if (!this.pii.hasOptOuts()) return sessions as SessionRecord[];
+    return sessions.filter((session) => this.pii.keepsSession(session.viewerId, session.startMs, nowMs));
   }
 
   /** The account's mutable state, for `GET /_emulator/state`. */

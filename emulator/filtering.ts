@@ -2,10 +2,11 @@ import {
   describeChoices, METRIC_FILTER_NAMES, SESSION_BOOLEAN_FILTER_NAMES, SESSION_FILTER_NAMES,
   type FilterField, type RuleGroup, type RuleNode,
 } from "../provider/schema";
-import type { AccountState } from "./accounts";
 import { badRequest } from "./http";
+import { snakeCase } from "./metrics/catalog";
+import type { RequestContext } from "./router";
 import { TIME_RANGE_PARAMETERS } from "./time-range";
-import { asnLookupValue, COUNTRY_BY_CODE, ISP_BY_ASN, resourceName } from "./world/catalog";
+import { asnDescription, asnLookupValue, countryName, resourceName } from "./world/catalog";
 import { ERROR_CODE_READERS, SESSION_FLAGS, type SessionFlag } from "./world/flags";
 import type { SessionRecord } from "./world";
 
@@ -30,21 +31,22 @@ type Reader = (session: SessionRecord) => string;
 
 /** Descriptions of coded dimension values (spec 2.4 `dimension.description`). */
 const DESCRIPTIONS: Readonly<Record<string, (value: string) => string | undefined>> = {
-  geo_country_code: (code) => COUNTRY_BY_CODE.get(code)?.name,
-  asn: (asn) => ISP_BY_ASN.get(asn)?.asnOrganization,
+  geo_country_code: countryName,
+  asn: asnDescription,
 };
 
 const readers = new Map<string, Reader>();
 
-/** The reader of a snake_case dimension, filter or `tag_<name>`, built once per name. */
+/**
+ * The reader of a snake_case dimension, filter or `tag_<name>` whose value does not change over a
+ * session's life, built once per name. Error codes do change: see {@link readerAt}.
+ */
 function readerOf(name: string): Reader {
   let reader = readers.get(name);
   if (reader) return reader;
-  const errorCode = ERROR_CODE_READERS[name];
   const flag = SESSION_FLAGS[name as SessionFlag] as ((session: SessionRecord) => boolean) | undefined;
   if (name === "client_id") reader = (session) => session.clientId;
   else if (name === "session_id") reader = (session) => session.sessionId;
-  else if (errorCode) reader = (session) => errorCode(session) ?? "";
   else if (name.startsWith(TAG_PREFIX)) {
     const tag = name.slice(TAG_PREFIX.length);
     reader = (session) => session.customTags[tag] ?? "";
@@ -55,16 +57,37 @@ function readerOf(name: string): Reader {
 }
 
 /**
- * The value (and description, e.g. a country code's name or an ASN's organisation) of a snake_case
- * dimension for a session, for group-by (spec 2.4 `dimension {key, value, description}`). Kebab
- * names are accepted too. Error-code dimensions (spec 4.7) answer "" for a session without that
- * kind of failure; `tag_<name>` answers a custom tag ("" when the session lacks it).
+ * The reader of any snake_case name as sessions stand at `nowMs`. An error code (spec 4.7) exists
+ * only once its failure counts for the metrics (world/flags.ts: a playback failure once the
+ * session has ended), so a filter on it agrees with the failure metric and its group-by.
  */
-export function dimensionValue(session: SessionRecord, dimension: string): { value: string; description?: string } {
-  const name = dimension.replace(/-/g, "_");
-  const value = readerOf(name)(session);
-  const description = DESCRIPTIONS[name]?.(value);
-  return description === undefined ? { value } : { value, description };
+function readerAt(name: string, nowMs: number): Reader {
+  const errorCode = ERROR_CODE_READERS[name];
+  if (!errorCode) return readerOf(name);
+  const context = { nowMs };
+  return (session) => errorCode(session, context) ?? "";
+}
+
+/** A session's value of a group-by dimension, with a description for coded values (spec 2.4). */
+export type DimensionValue = { value: string; description?: string };
+
+/**
+ * How sessions read one dimension for group-by (spec 2.4 `dimension {key, value, description}`),
+ * resolved once per request: the value and, for coded values, the description (a country code's
+ * name, an ASN's organisation). Snake or kebab names; error-code dimensions (spec 4.7) answer ""
+ * for a session without that kind of failure by `nowMs`; `tag_<name>` answers a custom tag (""
+ * when the session lacks it).
+ */
+export function dimensionReader(dimension: string, nowMs: number): (session: SessionRecord) => DimensionValue {
+  const name = snakeCase(dimension);
+  const read = readerAt(name, nowMs);
+  const describe = DESCRIPTIONS[name];
+  if (!describe) return (session) => ({ value: read(session) });
+  return (session) => {
+    const value = read(session);
+    const description = describe(value);
+    return description === undefined ? { value } : { value, description };
+  };
 }
 
 /**
@@ -81,7 +104,7 @@ const FIELD_READERS: Readonly<Record<Exclude<FilterField, "Tag">, Reader>> = {
   "City": readerOf("geo_city_name"),
   "Client ID": readerOf("client_id"),
   "Continent": readerOf("geo_continent_name"),
-  "Country": (session) => COUNTRY_BY_CODE.get(session.dimensions["geo_country_code"] ?? "")?.name ?? "",
+  "Country": (session) => countryName(session.dimensions["geo_country_code"] ?? "") ?? "",
   "Customer": readerOf("customer"),
   "DMA": readerOf("geo_dma"),
   "Device Hardware Type": readerOf("device_hardware_type"),
@@ -139,6 +162,13 @@ function nodePredicate(node: RuleNode): SessionPredicate {
   }
 }
 
+/** The filters of a request: which sessions pass, and the saved filter applied, if any. */
+export interface QueryFilters {
+  predicate: SessionPredicate;
+  /** The saved filter of `filter_id` (spec 2.7), its id as a string, for `_meta.filter_info`. */
+  savedFilter?: { id: string; name: string };
+}
+
 /**
  * Dimension filters (spec 4.2, 4.6, 4.7): a repeated key is OR, different keys AND, values are
  * case-sensitive and a comma string is ONE value. `tag_<name>` filters a custom tag of the account.
@@ -147,14 +177,13 @@ function nodePredicate(node: RuleNode): SessionPredicate {
  * invalid, the metric exists: emulator's choice). `vocabulary` picks the allowed names: "sessions"
  * is the sample-session list of 4.7 (with its boolean filters, values `true`/`false`), "metrics"
  * the metric filter names. Parameters in `reserved` and time-range parameters are skipped; any other
- * name is 400 with a did-you-mean.
+ * name is 400 with a did-you-mean. Error codes are read as sessions stand at the request's now.
  */
 export function parseQueryFilters(
-  query: URLSearchParams,
-  account: AccountState,
+  { query, account, nowMs }: Pick<RequestContext, "query" | "account" | "nowMs">,
   vocabulary: "sessions" | "metrics",
   reserved: ReadonlySet<string>,
-): { predicate: SessionPredicate; filterId?: string } {
+): QueryFilters {
   const allowed = vocabulary === "sessions" ? SESSION_FILTERS : METRIC_FILTERS;
   const tagNames = account.world.customTagNames();
   const predicates: SessionPredicate[] = [];
@@ -183,7 +212,7 @@ export function parseQueryFilters(
       }
     }
     dimensionNames.push(name);
-    predicates.push(oneOf(readerOf(name), values));
+    predicates.push(oneOf(readerAt(name, nowMs), values));
   }
   const filterIds = query.getAll(FILTER_ID);
   if (filterIds.length === 0) return { predicate: allOf(predicates) };
@@ -203,7 +232,7 @@ export function parseQueryFilters(
   if (!saved) {
     throw badRequest(`no saved filter has id "${filterId}" in this account (list them with GET /bulk_filters/)`, FILTER_ID);
   }
-  return { predicate: rulesPredicate(saved.rules), filterId: String(saved.id) };
+  return { predicate: rulesPredicate(saved.rules), savedFilter: { id: String(saved.id), name: saved.name } };
 }
 
 function unknownFilterMessage(name: string, vocabulary: "sessions" | "metrics"): string {

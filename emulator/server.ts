@@ -102,7 +102,8 @@ async function handle(state: EmulatorState, request: IncomingMessage, response: 
     result = await route(state, account, method, path, url.searchParams, rawBody, nowMs);
   }
   const status = result.status ?? 200;
-  if (status < 500 && method !== "GET" && state.options.stateFile) state.persist();
+  // Only a successful write changes state; persist() itself does nothing without a state file.
+  if (method !== "GET" && status >= 200 && status < 300) state.persist();
   if (fault?.reset === "after-write") {
     // The write above is applied; the answer is lost on the way (the case callers must reconcile).
     journal(0, fault, true);

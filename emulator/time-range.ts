@@ -135,12 +135,29 @@ export function describeDuration(ms: number): string {
 }
 
 /**
+ * The epoch ms of a calendar day `YYYY-MM-DD` at 00:00Z, or undefined when the text is not in that
+ * form or names a day that does not exist: Date.parse rolls 2026-02-30 over to March 2, so a day
+ * that does not round-trip is refused. Every endpoint that takes a date reads it through here.
+ */
+export function epochOfDay(text: string): number | undefined {
+  const epochMs = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : Number.NaN;
+  if (Number.isNaN(epochMs) || new Date(epochMs).toISOString().slice(0, 10) !== text) return undefined;
+  return epochMs;
+}
+
+/**
  * ISO 8601 forms (spec 4.1): YYYY-MM-DDTHH:mm:ss with Z, an offset or no zone (taken as UTC),
- * optional fractional seconds, or YYYY-MM-DD. Anything else is 422.
+ * optional fractional seconds, or YYYY-MM-DD. Anything else, or a day that does not exist
+ * (2026-02-30), is 422.
  */
 export function parseIsoDateTime(text: string, parameter: string): number {
-  const match = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})?)?$/.exec(text);
-  const parsed = match ? Date.parse(match[4] === undefined ? `${text}T00:00:00Z` : match[8] ? text : `${text}Z`) : NaN;
+  const match = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(Z|[+-]\d{2}:\d{2})?)?$/.exec(text);
+  const dayMs = match ? epochOfDay(match[1]!) : undefined;
+  let parsed = Number.NaN;
+  if (match && dayMs !== undefined) {
+    const [, , time, zone] = match;
+    parsed = time === undefined ? dayMs : Date.parse(zone ? text : `${text}Z`);
+  }
   if (Number.isNaN(parsed)) {
     throw unprocessable(
       `"${parameter}" must be an ISO 8601 date-time such as 2026-11-20T12:00:00Z (spec 4.1), got "${text}"`,
@@ -158,14 +175,5 @@ function integer(text: string, parameter: string): number {
 function positiveInteger(text: string, parameter: string): number {
   const value = integer(text, parameter);
   if (value < 1) throw badRequest(`"${parameter}" must be a positive integer, got "${text}"`, parameter);
-  return value;
-}
-
-/** Reads an optional integer parameter within [min, max]; 400 naming the parameter otherwise. */
-export function integerParameter(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
-  const text = query.get(name);
-  if (text === null) return fallback;
-  const value = integer(text, name);
-  if (value < min || value > max) throw badRequest(`"${name}" must be from ${min} to ${max}, got ${value}`, name);
   return value;
 }

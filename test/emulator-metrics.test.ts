@@ -8,6 +8,7 @@ import { resolveMetric, type RequestedMetric } from "../emulator/metrics/catalog
 import { layoutIntervals } from "../emulator/metrics/intervals";
 import { KPI_SETS } from "../emulator/metrics/kpis";
 import { plainBounds, rankGroups, renderGroupBy, renderPlain } from "../emulator/metrics/render";
+import { ERROR_CODE_READERS } from "../emulator/world/flags";
 import type { SessionRecord } from "../emulator/world/types";
 import { BASIC, DEV, startTestEmulator, TEST_NOW_MS, type TestEmulator } from "./support/emulator";
 
@@ -175,7 +176,10 @@ describe("metric computation over hand-made sessions", () => {
     const context = { nowMs: T0 + 2 * HOUR, kpi: KPI_SETS[0]! };
     const byError = aggregate({
       sessions: { content: withErrors, ad: [] }, layout, definitions: [definition], context, keepBase: true,
-      groupOf: (record) => (record.errorCode !== undefined && definition.counted!(record, context) ? { value: record.errorCode } : undefined),
+      groupOf: (record) => {
+        const value = ERROR_CODE_READERS["video_start_failure_error"]!(record, context);
+        return value === undefined ? undefined : { value };
+      },
     });
     const top = rankGroups(byError, { sortBy: failures[0]!, order: "desc", limit: 50 });
     const body = renderGroupBy(byError, top, failures, layout, { key: "video_start_failure_error", description: "Video Start Failure Error" });

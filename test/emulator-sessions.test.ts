@@ -96,6 +96,15 @@ describe("sessions API (spec 4.2-4.5)", () => {
       expect((await emulator.get(CONTENT, { ...lastHours(1), start_epoch: 1 })).status).toBe(400);
     });
 
+    it("refuses a day that does not exist with 422 rather than rolling it over to the next month", async () => {
+      // Rolled over, 2026-11-31 would be 2026-12-01: a valid hour in the future with no sessions.
+      for (const start of ["2026-11-31T00:00:00Z", "2026-11-31"]) {
+        const response = await emulator.get(CONTENT, { start_date: start, end_date: "2026-12-01T01:00:00Z" });
+        expect(response.status, start).toBe(422);
+        expect(response.body.parameter).toBe("start_date");
+      }
+    });
+
     it("filters: one key is one value (case-sensitive, a comma string is one value), a repeated key is OR, keys AND", async () => {
       const akamai = await sessions(CONTENT, { cdn: "Akamai", limit: 200 });
       expect(akamai.length).toBeGreaterThan(20);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AD_ALERT_METRICS, CONTENT_ALERT_METRICS, GROUP_BY_DIMENSIONS } from "../provider/schema";
-import { dimensionValue, rulesPredicate } from "../emulator/filtering";
+import { dimensionReader, rulesPredicate } from "../emulator/filtering";
 import { createWorld, viewerIdForIdentifier, type Anomaly, type SessionRecord, type World } from "../emulator/world";
 import { TEST_NOW_MS } from "./support/emulator";
 
@@ -130,7 +130,7 @@ describe("data world: lookups", () => {
     inLookup("states", sessions.map((session) => session.dimensions["geo_state_name"]!));
     inLookup("isp", sessions.map((session) => session.dimensions["isp"]!));
     inLookup("continents", sessions.map((session) => session.dimensions["geo_continent_name"]!));
-    inLookup("countries", sessions.map((session) => dimensionValue(session, "geo_country_code").description!));
+    inLookup("countries", sessions.map((session) => dimensionReader("geo_country_code", TEST_NOW_MS)(session).description!));
     inLookup("asn", sessions.map((session) => `AS${session.dimensions["asn"]}`));
     inLookup("dma", sessions.filter((session) => session.dimensions["geo_country_code"] === "US").map((session) => session.dimensions["geo_dma"]!));
   });
@@ -141,15 +141,15 @@ describe("filtering helpers", () => {
 
   it("describes coded dimension values for group-by", () => {
     const us = sessions.find((session) => session.dimensions["geo_country_code"] === "US")!;
-    expect(dimensionValue(us, "geo_country_code")).toEqual({ value: "US", description: "United States" });
-    expect(dimensionValue(us, "geo-country-code")).toEqual({ value: "US", description: "United States" });
+    expect(dimensionReader("geo_country_code", TEST_NOW_MS)(us)).toEqual({ value: "US", description: "United States" });
+    expect(dimensionReader("geo-country-code", TEST_NOW_MS)(us)).toEqual({ value: "US", description: "United States" });
     const comcast = sessions.find((session) => session.dimensions["asn"] === "7922")!;
-    expect(dimensionValue(comcast, "asn")).toEqual({ value: "7922", description: "Comcast Cable Communications, LLC" });
-    expect(dimensionValue(us, "cdn")).toEqual({ value: us.dimensions["cdn"] });
-    expect(dimensionValue(us, "tag_deviceId").value).toBe(us.customTags["deviceId"]);
+    expect(dimensionReader("asn", TEST_NOW_MS)(comcast)).toEqual({ value: "7922", description: "Comcast Cable Communications, LLC" });
+    expect(dimensionReader("cdn", TEST_NOW_MS)(us)).toEqual({ value: us.dimensions["cdn"] });
+    expect(dimensionReader("tag_deviceId", TEST_NOW_MS)(us).value).toBe(us.customTags["deviceId"]);
     const failed = sessions.find((session) => session.videoStartFailure)!;
-    expect(dimensionValue(failed, "video_start_failure_error").value).toBe(failed.errorCode);
-    expect(dimensionValue(us, "video_playback_failure_error").value).toBe(us.videoPlaybackFailure ? us.errorCode : "");
+    expect(dimensionReader("video_start_failure_error", TEST_NOW_MS)(failed).value).toBe(failed.errorCode);
+    expect(dimensionReader("video_playback_failure_error", TEST_NOW_MS)(us).value).toBe(us.videoPlaybackFailure ? us.errorCode : "");
   });
 
   it("evaluates saved-filter rules (spec 2.7) on the spelling of the lookups", () => {

@@ -1,5 +1,6 @@
 import type { AlertTimelinePoint } from "../../provider/schema/alerts";
 import { alertTimestampOf } from "../../provider/schema/common";
+import { DEFAULT_KPI_SET } from "../metrics/kpis";
 import type { SessionRecord } from "../world";
 import { alertMetricDefinition } from "./metrics";
 import type { AlertCheckpointName, AlertState } from "./timeline";
@@ -15,13 +16,18 @@ import type { AlertCheckpointName, AlertState } from "./timeline";
  *   since the alert began.
  *
  * `sessions` are the account's sessions of the alert's kind that started in [start, last point).
+ * They are judged as they stand at the request's `nowMs`, with the default KPI set (spec 2.6), like
+ * a metrics request made at the same time.
  */
 export function measureCheckpoints(
   alert: AlertState,
   sessions: readonly SessionRecord[],
+  nowMs: number,
 ): Partial<Record<AlertCheckpointName, AlertTimelinePoint>> {
   const { anomaly } = alert;
   const definition = alertMetricDefinition(anomaly.alertMetric);
+  const context = { nowMs, kpi: DEFAULT_KPI_SET };
+  const impacted = (session: SessionRecord) => definition.impacted(session, context);
   const group = sessions
     .filter((session) => session.dimensions[anomaly.dimension] === anomaly.entity)
     .sort((left, right) => left.startMs - right.startMs);
@@ -31,9 +37,9 @@ export function measureCheckpoints(
     const cumulative = group.slice(0, countStartedBefore(group, checkpoint.atMs));
     const interval = cumulative.filter((session) => session.startMs >= previousMs);
     points[checkpoint.name] = {
-      metric_value: definition.value(cumulative, checkpoint.atMs),
-      impacted_uniques: uniqueViewers(interval.filter(definition.impacted)),
-      cumulative_impacted_uniques: uniqueViewers(cumulative.filter(definition.impacted)),
+      metric_value: definition.value(cumulative, checkpoint.atMs, context),
+      impacted_uniques: uniqueViewers(interval.filter(impacted)),
+      cumulative_impacted_uniques: uniqueViewers(cumulative.filter(impacted)),
       cumulative_sessions: cumulative.length,
       total_uniques: uniqueViewers(interval),
       cumulative_total_uniques: uniqueViewers(cumulative),

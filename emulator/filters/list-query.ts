@@ -1,6 +1,7 @@
 import { describeChoices, SavedFilter } from "../../provider/schema";
 import { badRequest } from "../http";
 import { requireCategory, subcategoryValues } from "./lookups";
+import { epochOfDay } from "../time-range";
 import { QueryReader } from "./query-params";
 import { wireFilter, type StoredFilter, type WireFilter } from "./store";
 
@@ -38,7 +39,7 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
   const category = optional(reader.string("category"), (value) => requireCategory(value, "category"));
   const subcategory = optional(reader.string("subcategory"), requireSubcategory);
   const created = optional(reader.string("created"), requireDate);
-  const fields = optional(reader.list("fields"), requireFields);
+  const fields = optional(reader.choices("fields", SELECTABLE_FIELDS, "fields"), (selected) => [...selected]);
   const limit = reader.integer("limit", 1, MAX_LIST_LIMIT) ?? MAX_LIST_LIMIT;
   const matches = (filter: StoredFilter): boolean =>
     (creator === undefined || filter.creator === creator) &&
@@ -75,18 +76,6 @@ function requireSubcategory(subcategory: string): string {
 }
 
 function requireDate(created: string): string {
-  const epochMs = /^\d{4}-\d{2}-\d{2}$/.test(created) ? Date.parse(`${created}T00:00:00Z`) : Number.NaN;
-  // Date.parse rolls 2026-02-30 over to March; the round trip refuses such dates.
-  const valid = !Number.isNaN(epochMs) && new Date(epochMs).toISOString().startsWith(created);
-  if (!valid) throw badRequest(`"created" must be a date YYYY-MM-DD, got "${created}"`, "created");
+  if (epochOfDay(created) === undefined) throw badRequest(`"created" must be a date YYYY-MM-DD, got "${created}"`, "created");
   return created;
-}
-
-function requireFields(fields: string[]): string[] {
-  for (const field of fields) {
-    if (!SELECTABLE_FIELDS.includes(field)) {
-      throw badRequest(`"fields" names unknown field "${field}"; ${describeChoices(field, SELECTABLE_FIELDS, "fields")}`, "fields");
-    }
-  }
-  return [...new Set(fields)];
 }

@@ -4,19 +4,32 @@ import { badRequest } from "../http";
 /** Most ids one call may name (spec 4.8 and 8: up to 100 filters per call). */
 export const MAX_FILTERS_PER_CALL = 100;
 
+/** How a {@link QueryReader} treats the names outside its `allowed` list. */
+export interface QueryReaderOptions {
+  /**
+   * Leave other names to another parser instead of refusing them: the dimension and tag filters of
+   * the sessions and metrics endpoints (spec 4.2, 4.6), an open-ended set whose keys may repeat (a
+   * repeated filter key is OR). Names of `allowed` are still refused when given twice.
+   */
+  openEnded?: boolean;
+}
+
 /**
- * Strict reading of the query string of a `/bulk_filters` endpoint (spec 4.8, 7: 400 for invalid
- * parameters). A parameter the endpoint does not know, or one given twice, is a 400 rather than
- * silently ignored: a typo such as `enable=true` would otherwise return every filter.
+ * Strict reading of an endpoint's query string (spec 7: 400 for invalid parameters). A parameter
+ * the endpoint does not know, or one given twice, is a 400 rather than silently ignored: a typo
+ * such as `enable=true` would otherwise return every filter, and `limit=1&limit=600` would leave
+ * the caller guessing which one counted.
  */
 export class QueryReader {
   constructor(
     private readonly query: URLSearchParams,
     allowed: readonly string[],
     endpoint: string,
+    options: QueryReaderOptions = {},
   ) {
     for (const name of new Set(query.keys())) {
       if (!allowed.includes(name)) {
+        if (options.openEnded) continue;
         const choices = allowed.length === 0 ? "it takes no query parameters" : describeChoices(name, allowed, "parameters");
         throw badRequest(`unknown query parameter "${name}" for ${endpoint}; ${choices}`, name);
       }
@@ -60,6 +73,28 @@ export class QueryReader {
       throw badRequest(`"${name}" must be a comma-separated list without empty items, got "${value}"`, name);
     }
     return items;
+  }
+
+  /**
+   * A comma-separated list whose items come from a closed vocabulary (spec 4.9 severity, status,
+   * alert_metric; spec 4.10 status; spec 4.8 fields): undefined when absent, else the distinct
+   * items in the order given. An item outside the vocabulary is a 400 naming it, with a "did you
+   * mean" for a near miss (case counts: `CRITICAL` is answered with `did you mean "critical"?`).
+   */
+  choices<Item extends string>(
+    name: string,
+    vocabulary: readonly Item[],
+    /** The plural that names the items in the error, for example "severities". */
+    noun: string,
+  ): Set<Item> | undefined {
+    const items = this.list(name);
+    if (items === undefined) return undefined;
+    for (const item of items) {
+      if (!(vocabulary as readonly string[]).includes(item)) {
+        throw badRequest(`"${name}" has an unknown item "${item}"; ${describeChoices(item, vocabulary, noun)}`, name);
+      }
+    }
+    return new Set(items as Item[]);
   }
 
   /**

@@ -180,9 +180,12 @@ export class FilterStore {
   }
 }
 
-/** A filter in wire form: fields in {@link FIELD_ORDER}, the id as `idStyle` says. */
+/**
+ * A filter in wire form: fields in {@link FIELD_ORDER}, the id as `idStyle` says. It shares the
+ * nested rules of `filter`, which is already a copy (the store hands out copies only).
+ */
 export function wireFilter(filter: StoredFilter, idStyle: IdStyle): WireFilter {
-  return { ...structuredClone(filter), id: idStyle === "number" ? filter.id : String(filter.id) };
+  return { ...filter, id: idStyle === "number" ? filter.id : String(filter.id) };
 }
 
 /**

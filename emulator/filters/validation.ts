@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { describeChoices, FILTER_SUBCATEGORIES, SavedFilterInput, SavedFilterUpdate, type RuleGroup } from "../../provider/schema";
+import { describeChoices, SavedFilterInput, SavedFilterUpdate, type RuleGroup } from "../../provider/schema";
 import { badRequest, HttpError } from "../http";
 import type { World } from "../world";
 import { formatPath, isJsonObject, issueError, unknownKeyMessage, type BodyPath } from "./body-errors";
 import { MAX_FILTERS_PER_CALL, parseFilterId } from "./query-params";
-import { requireCategory } from "./lookups";
+import { requireCategory, subcategoryValues } from "./lookups";
 import { checkRuleDepth, checkRuleSemantics } from "./rules";
 import type { FilterChange, FilterStore } from "./store";
 
@@ -106,7 +106,7 @@ function checkCategory(category: string | undefined, subcategory: string | undef
   const subcategoryPath = formatPath([...path, "subcategory"]);
   const known = category === undefined ? undefined : requireCategory(category, categoryPath);
   if (subcategory === undefined) return;
-  const allowed = known === undefined ? [...new Set(Object.values(FILTER_SUBCATEGORIES).flat())] : FILTER_SUBCATEGORIES[known];
+  const allowed = subcategoryValues(known);
   if (allowed.includes(subcategory)) return;
   const blame = change && change.subcategory === undefined ? categoryPath : subcategoryPath;
   const of = known === undefined ? "" : ` of category ${known}`;

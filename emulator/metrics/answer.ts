@@ -1,9 +1,11 @@
 import { closestMatch } from "../../provider/schema/suggest";
 import type { AccountState } from "../accounts";
-import { dimensionValue, parseQueryFilters } from "../filtering";
+import { QueryReader } from "../filters/query-params";
+import { dimensionReader, parseQueryFilters } from "../filtering";
 import { badRequest, featureDisabled, notFound, unprocessable, type RouteResult } from "../http";
 import type { RequestContext } from "../router";
-import { enforceRangeLimits, integerParameter, parseTimeRange, TIME_RANGE_PARAMETERS, type RangeLimits, type TimeRange, type TimeRangeRules } from "../time-range";
+import { enforceRangeLimits, parseTimeRange, TIME_RANGE_PARAMETERS, type RangeLimits, type TimeRange, type TimeRangeRules } from "../time-range";
+import { ERROR_CODE_READERS } from "../world/flags";
 import type { SessionKind, SessionRecord } from "../world/types";
 import { aggregate, emptyCell, type AggregationInput } from "./aggregate";
 import { readsAdSessions, type RequestedMetric, type ResolvedDimension } from "./catalog";
@@ -46,11 +48,11 @@ export const REAL_TIME: MetricFamily = {
 /** What a group-by request groups by. */
 export type GroupBy = { dimension: ResolvedDimension; tag?: undefined } | { tag: string; dimension?: undefined };
 
-/** The parameters that are not filters (spec 4.6). */
-const RESERVED: ReadonlySet<string> = new Set([
-  ...TIME_RANGE_PARAMETERS, "granularity", "metric", "kpi_id", "limit", "sort_by", "order",
-]);
 const GROUP_BY_PARAMETERS = ["limit", "sort_by", "order"] as const;
+/** The parameters of spec 4.6 given at most once each; filters (and the routes' `metric`) may repeat. */
+const SINGLE_PARAMETERS: readonly string[] = [...TIME_RANGE_PARAMETERS, "granularity", "kpi_id", ...GROUP_BY_PARAMETERS];
+/** The parameters that are not filters (spec 4.6): a custom selection repeats `metric`, one per metric. */
+const RESERVED: ReadonlySet<string> = new Set([...SINGLE_PARAMETERS, "metric"]);
 
 /** Group-by limit (spec 4.6, 8): default 50, at most 500; 0 asks for the most allowed, 500. */
 const DEFAULT_LIMIT = 50;
@@ -77,12 +79,14 @@ export function answerMetricRequest(
   if (groupBy?.dimension?.errorCodeOf) checkErrorCodeDimension(groupBy.dimension, metrics);
   if (groupBy?.tag !== undefined) checkTag(account, groupBy.tag);
 
+  // Filters are open-ended (and may repeat): parseQueryFilters reads them.
+  const reader = new QueryReader(query, SINGLE_PARAMETERS, `GET ${context.path}`, { openEnded: true });
   const range = parseTimeRange(query, nowMs, family.timeRange);
   enforceRangeLimits(range, nowMs, family.limits);
   const granularity = parseGranularity(query, family.defaultGranularity);
-  const kpi = parseKpiId(query);
-  const ranking = groupBy ? parseRanking(query, metrics, range) : refuseGroupByParameters(query);
-  const filters = parseQueryFilters(query, account, "metrics", RESERVED);
+  const kpi = parseKpiId(reader);
+  const ranking = groupBy ? parseRanking(reader, metrics, range) : refuseGroupByParameters(reader);
+  const filters = parseQueryFilters(context, "metrics", RESERVED);
   const layout = layoutIntervals(range, granularity);
 
   const metricContext = { nowMs, kpi };
@@ -93,9 +97,7 @@ export function answerMetricRequest(
     end_epoch_ms: range.toMs,
     kpi_id: kpi.kpi_id,
     query_string: query.toString(),
-    ...(filters.filterId === undefined
-      ? {}
-      : { filter_info: { id: filters.filterId, name: account.filters.get(filters.filterId)?.name ?? "" } }),
+    ...(filters.savedFilter === undefined ? {} : { filter_info: filters.savedFilter }),
     ...(layout.partial ? { annotations: [partialNote(layout)] } : {}),
   };
   // Refuse a hopeless request before reading any session (spec 8: 413 over 5,700,000 bytes).
@@ -116,7 +118,7 @@ export function answerMetricRequest(
   }
 
   const dimension = groupBy.dimension ?? { key: groupBy.tag, description: `Custom tag ${groupBy.tag}` };
-  const aggregation = aggregate({ ...input, ...groupingOf(groupBy, metrics, metricContext) });
+  const aggregation = aggregate({ ...input, ...groupingOf(groupBy, metricContext) });
   const top = rankGroups(aggregation, ranking!);
   const bounds = groupByBounds(top, metrics, layout, dimension, aggregation.empty);
   refuseIfSurelyTooLarge(bounds);
@@ -144,28 +146,30 @@ function readSessions(
   return { content: read("content"), ad: read("ad") };
 }
 
-/** The grouping function of a group-by: a predefined dimension, an error code or a custom tag. */
-function groupingOf(
-  groupBy: GroupBy,
-  metrics: readonly RequestedMetric[],
-  context: AggregationInput["context"],
-): Pick<AggregationInput, "groupOf" | "keepBase"> {
+/**
+ * The grouping function of a group-by: a predefined dimension, an error code or a custom tag,
+ * resolved once per request so the pass over the sessions only reads values.
+ */
+function groupingOf(groupBy: GroupBy, context: AggregationInput["context"]): Pick<AggregationInput, "groupOf" | "keepBase"> {
   if (groupBy.tag !== undefined) {
     // Sessions without the tag belong to no entity (the emulator's choice).
     const tag = groupBy.tag;
     return { groupOf: (session) => (session.customTags[tag] === undefined ? undefined : { value: session.customTags[tag] }) };
   }
   const { dimension } = groupBy;
-  if (dimension.errorCodeOf) {
-    // Only the failed sessions have an error code; rates keep all traffic as their denominator.
-    const counted = metrics[0]!.definition.counted!;
+  const errorCode = dimension.errorCodeOf && ERROR_CODE_READERS[dimension.key];
+  if (errorCode) {
+    // Only the sessions that failed (as the dimension's one metric counts them, world/flags.ts)
+    // have an error code; rates keep all traffic as their denominator.
     return {
-      groupOf: (session) =>
-        session.errorCode !== undefined && counted(session, context) ? { value: session.errorCode } : undefined,
+      groupOf: (session) => {
+        const value = errorCode(session, context);
+        return value === undefined ? undefined : { value };
+      },
       keepBase: true,
     };
   }
-  return { groupOf: (session) => dimensionValue(session, dimension.key) };
+  return { groupOf: dimensionReader(dimension.key, context.nowMs) };
 }
 
 /** 400 unless the error-code dimension is asked with the one metric it is valid for (spec 4.7). */
@@ -191,8 +195,8 @@ function checkTag(account: AccountState, tag: string): void {
 }
 
 /** limit, sort_by and order of a group-by request (spec 4.6, 8). */
-function parseRanking(query: URLSearchParams, metrics: readonly RequestedMetric[], range: TimeRange): Ranking {
-  const asked = integerParameter(query, "limit", DEFAULT_LIMIT, 0, MAX_LIMIT);
+function parseRanking(reader: QueryReader, metrics: readonly RequestedMetric[], range: TimeRange): Ranking {
+  const asked = reader.integer("limit", 0, MAX_LIMIT) ?? DEFAULT_LIMIT;
   const limit = asked === 0 ? MAX_LIMIT : asked;
   if (limit > DEFAULT_LIMIT && range.toMs - range.fromMs > DAY_MS) {
     throw unprocessable(
@@ -200,8 +204,8 @@ function parseRanking(query: URLSearchParams, metrics: readonly RequestedMetric[
       "limit",
     );
   }
-  const sortName = query.get("sort_by");
-  const sortBy = sortName === null ? metrics[0]! : metrics.find((metric) => metric.name === sortName || metric.member === sortName);
+  const sortName = reader.string("sort_by");
+  const sortBy = sortName === undefined ? metrics[0]! : metrics.find((metric) => metric.name === sortName || metric.member === sortName);
   if (!sortBy) {
     const names = metrics.map((metric) => metric.name);
     const suggestion = closestMatch(sortName!, names);
@@ -210,14 +214,14 @@ function parseRanking(query: URLSearchParams, metrics: readonly RequestedMetric[
       "sort_by",
     );
   }
-  const order = query.get("order") ?? "desc";
+  const order = reader.string("order") ?? "desc";
   if (order !== "desc" && order !== "asc") throw badRequest(`"order" must be desc or asc, got "${order}"`, "order");
   return { sortBy, order, limit };
 }
 
 /** 400 for group-by parameters on a request without group-by (spec 4.6: "group-by only"). */
-function refuseGroupByParameters(query: URLSearchParams): undefined {
-  const present = GROUP_BY_PARAMETERS.find((name) => query.has(name));
+function refuseGroupByParameters(reader: QueryReader): undefined {
+  const present = GROUP_BY_PARAMETERS.find((name) => reader.string(name) !== undefined);
   if (present) throw badRequest(`"${present}" applies to group-by requests only (spec 4.6)`, present);
   return undefined;
 }

@@ -16,11 +16,23 @@ export interface MetricContext {
 /** A yes/no question about a session. */
 export type SessionTest = (session: SessionRecord, context: MetricContext) => boolean;
 
+/**
+ * The part of a {@link MetricContext} that the failure tests need: only "now". Filters and error
+ * codes have no KPI set, yet must count failures exactly as the metrics do.
+ */
+export type ClockContext = Pick<MetricContext, "nowMs">;
+
+/** A question about a session that depends on "now" alone; usable wherever a {@link SessionTest} is. */
+export type ClockTest = (session: SessionRecord, context: ClockContext) => boolean;
+
+/** The cause of a start or playback failure (world/types.ts). */
+export type FailureKind = NonNullable<SessionRecord["videoStartFailure"]>;
+
 /** A session that started playing video: neither an exit before video start nor a start failure. */
 export const isPlay: SessionTest = (session) => !session.exitBeforeVideoStart && session.videoStartFailure === undefined;
 
 /** A session that has ended by now; a session ending later is still ongoing. */
-export const isEnded: SessionTest = (session, context) => session.endMs <= context.nowMs;
+export const isEnded: ClockTest = (session, context) => session.endMs <= context.nowMs;
 
 /** A play that has ended by now. */
 export const isEndedPlay: SessionTest = (session, context) => isPlay(session, context) && isEnded(session, context);
@@ -29,14 +41,24 @@ export const isEndedPlay: SessionTest = (session, context) => isPlay(session, co
 export const isExitBeforeVideoStart: SessionTest = (session) => session.exitBeforeVideoStart;
 
 /** A video start failure of any cause. */
-export const isVideoStartFailure: SessionTest = (session) => session.videoStartFailure !== undefined;
+export const isVideoStartFailure: ClockTest = (session) => session.videoStartFailure !== undefined;
+
+/** A video start failure of one cause (business or tech). */
+export function isVideoStartFailureOf(kind: FailureKind): ClockTest {
+  return (session) => session.videoStartFailure === kind;
+}
 
 /**
  * A video playback failure. The failure ends the session, so it counts only once the session has
  * ended by now: an ongoing session has not failed yet.
  */
-export const isVideoPlaybackFailure: SessionTest = (session, context) =>
+export const isVideoPlaybackFailure: ClockTest = (session, context) =>
   session.videoPlaybackFailure !== undefined && isEnded(session, context);
+
+/** A video playback failure of one cause (business or tech), once ended like {@link isVideoPlaybackFailure}. */
+export function isVideoPlaybackFailureOf(kind: FailureKind): ClockTest {
+  return (session, context) => session.videoPlaybackFailure === kind && isEnded(session, context);
+}
 
 /**
  * How much of a session's life has happened by now, from 0 to 1. Lifetime values of a session are

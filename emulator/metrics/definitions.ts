@@ -3,8 +3,8 @@ import type { SessionKind } from "../world/types";
 import {
   both, COMPLETED_CREATIVE_PERCENT, connectionInducedRebufferingRatioPercent, EARLY_EXIT_PERCENT, hasPreRoll,
   isAbandonment, isBadSession, isEndedPlay, isExitBeforeVideoStart, isGoodSession, isHighRebuffering,
-  isHighStartupTime, isLowBitrate, isPlay, isSlate, isSpiStream, isVideoPlaybackFailure, isVideoStartFailure, not,
-  playingTimeMs, progress, type SessionTest,
+  isHighStartupTime, isLowBitrate, isPlay, isSlate, isSpiStream, isVideoPlaybackFailure, isVideoPlaybackFailureOf,
+  isVideoStartFailure, isVideoStartFailureOf, not, playingTimeMs, progress, type SessionTest,
 } from "./classify";
 import {
   countOf, devicesOf, overlapOf, peakOf, sumOf, viewersOf, type CellValues, type SessionQuantity, type Term,
@@ -33,8 +33,6 @@ export interface MetricDefinition {
    * for error-code groups, which hold only failed sessions and take denominators from all traffic.
    */
   finalize(cell: CellValues, base: CellValues): MemberValue;
-  /** For failure metrics: the sessions counted, which the error-code dimensions group (spec 4.7). */
-  counted?: SessionTest;
 }
 
 const everySession: SessionTest = () => true;
@@ -52,7 +50,6 @@ function rated(source: SessionKind, test: SessionTest, population: SessionTest):
   return {
     source,
     terms: [count, of],
-    counted: test,
     finalize: (cell, base) => ({ count: integer(cell.sum(count)), percentage: percent(cell.sum(count), base.sum(of)) }),
   };
 }
@@ -155,10 +152,10 @@ const percentageComplete: SessionQuantity = (session) => session.percentageCompl
 const withoutPreRoll = not(hasPreRoll);
 const playWithPreRoll = both(isPlay, hasPreRoll);
 const playWithoutPreRoll = both(isPlay, withoutPreRoll);
-const startFailureBusiness: SessionTest = (session) => session.videoStartFailure === "business";
-const startFailureTech: SessionTest = (session) => session.videoStartFailure === "tech";
-const playbackFailureBusiness = both(isVideoPlaybackFailure, (session) => session.videoPlaybackFailure === "business");
-const playbackFailureTech = both(isVideoPlaybackFailure, (session) => session.videoPlaybackFailure === "tech");
+const startFailureBusiness = isVideoStartFailureOf("business");
+const startFailureTech = isVideoStartFailureOf("tech");
+const playbackFailureBusiness = isVideoPlaybackFailureOf("business");
+const playbackFailureTech = isVideoPlaybackFailureOf("tech");
 const hadRestart = both(isPlay, (session) => session.videoRestartTimeMs > 0);
 const slatePlay = both(isPlay, isSlate);
 const completedCreative = both(isEndedPlay, (session) => session.percentageComplete >= COMPLETED_CREATIVE_PERCENT);
@@ -258,7 +255,7 @@ function integer(value: number): number {
 }
 
 /** A non-count field, rounded to 4 decimal places (keeps bodies small and stable). */
-function decimal(value: number): number {
+export function decimal(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
 
@@ -267,6 +264,7 @@ function percent(part: number, whole: number): number {
   return decimal(divide(part * 100, whole));
 }
 
-function divide(numerator: number, denominator: number): number {
+/** numerator / denominator, 0 when there is no denominator (an empty interval has neutral values). */
+export function divide(numerator: number, denominator: number): number {
   return denominator > 0 ? numerator / denominator : 0;
 }

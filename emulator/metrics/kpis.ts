@@ -1,3 +1,4 @@
+import type { QueryReader } from "../filters/query-params";
 import { badRequest } from "../http";
 
 /**
@@ -24,10 +25,13 @@ export const KPI_SETS: readonly KpiSet[] = [
   { kpi_id: 3, kpi_name: "Mobile networks", startupTimeMs: 8_000, rebufferingRatioPercent: 3, bitrateBps: 800_000 },
 ];
 
+/** The default KPI set (spec 2.6: set 1), also what endpoints without `kpi_id` judge sessions by. */
+export const DEFAULT_KPI_SET: KpiSet = KPI_SETS[0]!;
+
 /** The `kpi_id` parameter (spec 4.6): default 1; an id that is not a KPI set is 400. */
-export function parseKpiId(query: URLSearchParams): KpiSet {
-  const text = query.get("kpi_id");
-  if (text === null) return KPI_SETS[0]!;
+export function parseKpiId(reader: QueryReader): KpiSet {
+  const text = reader.string("kpi_id");
+  if (text === undefined) return DEFAULT_KPI_SET;
   const found = /^\d+$/.test(text) ? KPI_SETS.find((set) => set.kpi_id === Number(text)) : undefined;
   if (!found) {
     const known = KPI_SETS.map((set) => set.kpi_id).join(", ");

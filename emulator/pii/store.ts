@@ -67,6 +67,17 @@ export interface PiiListQuery {
   limit: number;
 }
 
+/** What the opt-out requests naming one viewer mean for its sessions (spec 3.1, 8). */
+interface ViewerOptOut {
+  /**
+   * When collection stopped: the creation of the first request that names the viewer (spec 8:
+   * "collection stops at once after an opt-out request"). Sessions starting from then on are never recorded.
+   */
+  stopMs: number;
+  /** When the viewer's data is deleted: the earliest FINISHED time of those requests (spec 3.1). */
+  deleteMs: number;
+}
+
 /** An e-mail "sent" when a request with `@notification_email` reached FINISHED (spec 3.1, 6). */
 export interface SentNotification {
   request: StoredPiiRequest;
@@ -82,12 +93,8 @@ export class PiiStore {
   private sequence = 0;
   /** Every identifier any request of this account carries: what "previously submitted" means. */
   private submitted = new Set<string>();
-  /** The requests by finishing time, so the finished set at a time is a prefix. */
-  private byFinish: StoredPiiRequest[] = [];
-  /** Bumped on every change, so {@link deletedViewerIds} knows when its cache is stale. */
-  private version = 0;
-  private deletedCache: { version: number; finishedCount: number; viewers: ReadonlySet<string> } | undefined;
-  private collectionStopCache: { version: number; stops: ReadonlyMap<string, number> } | undefined;
+  /** The opt-out of every viewer a request names, kept up to date by {@link add}. */
+  private optOuts = new Map<string, ViewerOptOut>();
 
   /**
    * Creates a request from the new identifiers of a submission (spec 3.1, 4.10). An identifier
@@ -145,49 +152,29 @@ export class PiiStore {
     return matches.sort((left, right) => right.createdMs - left.createdMs).slice(0, query.limit);
   }
 
-  /**
-   * Viewer ids whose requests are FINISHED at `nowMs`: their sessions are gone from every endpoint
-   * (spec 3.1). Called on every sessions and metrics request, so the set is cached per distinct
-   * finished prefix: a binary search and a comparison when nothing changed.
-   */
-  deletedViewerIds(nowMs: number): ReadonlySet<string> {
-    const finishedCount = countFinishedBy(this.byFinish, nowMs);
-    const cache = this.deletedCache;
-    if (cache && cache.version === this.version && cache.finishedCount === finishedCount) return cache.viewers;
-    const viewers = new Set<string>();
-    for (const request of this.byFinish.slice(0, finishedCount)) {
-      for (const identifier of request.identifiers) {
-        const viewer = viewerOf(identifier, request.identifierKind);
-        if (viewer !== undefined) viewers.add(viewer);
-      }
-    }
-    this.deletedCache = { version: this.version, finishedCount, viewers };
-    return viewers;
+  /** Whether any request names a viewer: without one, every session exists (the common case). */
+  hasOptOuts(): boolean {
+    return this.optOuts.size > 0;
   }
 
   /**
-   * When collection stopped for each opted-out viewer: the creation time of the first request that
-   * names it (spec 8: "collection stops at once after an opt-out request"). Sessions that start at
-   * or after that time are never recorded, even before the request FINISHES.
+   * Whether a session of `viewerId` that started at `startMs` exists at `nowMs`: not once the
+   * viewer's data is deleted (a request FINISHED, spec 3.1), and not when it started after
+   * collection stopped (spec 8), even before the request FINISHES. Called for every session the
+   * sessions, metrics and alert endpoints read: one map lookup.
    */
-  collectionStoppedAt(): ReadonlyMap<string, number> {
-    if (this.collectionStopCache?.version === this.version) return this.collectionStopCache.stops;
-    const stops = new Map<string, number>();
-    for (const request of this.requests) {
-      for (const identifier of request.identifiers) {
-        const viewer = viewerOf(identifier, request.identifierKind);
-        if (viewer !== undefined && !(request.createdMs >= (stops.get(viewer) ?? Infinity))) stops.set(viewer, request.createdMs);
-      }
-    }
-    this.collectionStopCache = { version: this.version, stops };
-    return stops;
+  keepsSession(viewerId: string, startMs: number, nowMs: number): boolean {
+    const optOut = this.optOuts.get(viewerId);
+    if (optOut === undefined) return true;
+    if (optOut.deleteMs <= nowMs) return false;
+    return optOut.stopMs > nowMs || startMs < optOut.stopMs;
   }
 
-  /** Notification e-mails sent by `nowMs` (spec 6): one per FINISHED request with addresses. */
+  /** Notification e-mails sent by `nowMs` (spec 6): one per FINISHED request with addresses, in finishing order. */
   sentNotifications(nowMs: number): SentNotification[] {
-    return this.byFinish
-      .slice(0, countFinishedBy(this.byFinish, nowMs))
-      .filter((request) => (request.notificationEmails?.length ?? 0) > 0)
+    return this.requests
+      .filter((request) => request.finishedMs <= nowMs && (request.notificationEmails?.length ?? 0) > 0)
+      .sort((left, right) => left.finishedMs - right.finishedMs)
       .map((request) => ({ request, sentMs: request.finishedMs }));
   }
 
@@ -201,18 +188,24 @@ export class PiiStore {
     const parsed = PiiStoreSnapshot.safeParse(snapshot ?? {});
     if (!parsed.success) throw badRequest(`invalid PII opt-out state: ${z.prettifyError(parsed.error)}`, "pii");
     this.requests = [];
-    this.byFinish = [];
     this.submitted.clear();
+    this.optOuts.clear();
     this.sequence = parsed.data.sequence;
     for (const request of parsed.data.requests) this.add(request);
-    this.version++;
   }
 
   private add(request: StoredPiiRequest): void {
     this.requests.push(request);
-    for (const identifier of request.identifiers) this.submitted.add(identifier);
-    this.byFinish.splice(countFinishedBy(this.byFinish, request.finishedMs), 0, request);
-    this.version++;
+    for (const identifier of request.identifiers) {
+      this.submitted.add(identifier);
+      const viewer = viewerOf(identifier, request.identifierKind);
+      if (viewer === undefined) continue;
+      const known = this.optOuts.get(viewer);
+      this.optOuts.set(viewer, {
+        stopMs: Math.min(known?.stopMs ?? Infinity, request.createdMs),
+        deleteMs: Math.min(known?.deleteMs ?? Infinity, request.finishedMs),
+      });
+    }
   }
 
   /**
@@ -235,16 +228,4 @@ export function piiStatusAt(request: StoredPiiRequest, nowMs: number): { status:
   if (nowMs >= request.finishedMs) return { status: "FINISHED", updatedMs: request.finishedMs };
   if (nowMs >= request.startedMs) return { status: "STARTED", updatedMs: request.startedMs };
   return { status: "ENQUEUED", updatedMs: request.createdMs };
-}
-
-/** How many requests of a list sorted by finishing time have finished by `atMs` (binary search). */
-function countFinishedBy(byFinish: readonly StoredPiiRequest[], atMs: number): number {
-  let low = 0;
-  let high = byFinish.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (byFinish[middle]!.finishedMs <= atMs) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }

@@ -3,7 +3,6 @@ import { alertTimestampOf } from "../../provider/schema/common";
 import { AD_ALERT_METRICS, ALERT_SEVERITIES, ALERT_STATUSES, CONTENT_ALERT_METRICS } from "../../provider/schema/names";
 import { measureCheckpoints } from "../alerts/measure";
 import { alertMetricDefinition } from "../alerts/metrics";
-import { vocabularyList } from "../alerts/parameters";
 import { alertAt, alertIdOf, startOfAlertId, type AlertState } from "../alerts/timeline";
 import { QueryReader } from "../filters/query-params";
 import { featureDisabled, notFound } from "../http";
@@ -47,9 +46,9 @@ function listAlerts(family: Family, context: RequestContext): AlertSummary[] {
   const reader = new QueryReader(context.query, [...TIME_RANGE_PARAMETERS, "severity", "status", "alert_metric"], endpoint);
   const range = parseTimeRange(context.query, context.nowMs, { defaultDurationMs: DEFAULT_ALERT_RANGE_MS });
   enforceRangeLimits(range, context.nowMs, { maxDurationMs: MAX_ALERT_RANGE_MS, label: "an AI alert list" });
-  const severities = vocabularyList(reader, "severity", ALERT_SEVERITIES, "severities");
-  const statuses = vocabularyList(reader, "status", ALERT_STATUSES, "statuses");
-  const metrics = vocabularyList<string>(reader, "alert_metric", family.metrics, `${family.kind} alert metrics`);
+  const severities = reader.choices("severity", ALERT_SEVERITIES, "severities");
+  const statuses = reader.choices("status", ALERT_STATUSES, "statuses");
+  const metrics = reader.choices<string>("alert_metric", family.metrics, `${family.kind} alert metrics`);
   const inRange = (ms: number | undefined) => ms !== undefined && range.fromMs <= ms && ms < range.toMs;
   // One millisecond earlier: an anomaly that ends exactly at the range's start does not overlap
   // the range, yet its end (a status change) lies inside it.
@@ -90,7 +89,7 @@ function alertDetail(family: Family, context: RequestContext): AlertDetail {
   const sessions = context.account.sessions(family.kind, alert.startMs, lastMs, context.nowMs);
   return {
     ...describeAlert(family, alert),
-    timeline: { start: { timestamp: alertTimestampOf(alert.startMs) }, ...measureCheckpoints(alert, sessions) },
+    timeline: { start: { timestamp: alertTimestampOf(alert.startMs) }, ...measureCheckpoints(alert, sessions, context.nowMs) },
   };
 }
 

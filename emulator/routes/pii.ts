@@ -3,12 +3,13 @@ import { PiiOptOutSubmission, type PiiOptOutRequest, type PiiOptOutSubmitRespons
 import { isoDate } from "../../provider/schema/common";
 import { PII_STATUSES } from "../../provider/schema/names";
 import { describeChoices } from "../../provider/schema/suggest";
-import { vocabularyList } from "../alerts/parameters";
+import { isJsonObject, valueAt } from "../filters/body-errors";
 import { QueryReader } from "../filters/query-params";
 import { badRequest, notFound } from "../http";
 import { identifierKind, type IdentifierKind } from "../pii/identifiers";
 import { piiStatusAt, type StoredPiiRequest } from "../pii/store";
 import type { RequestContext, Router } from "../router";
+import { epochOfDay } from "../time-range";
 
 /** Most identifiers per request (spec 4.10, 8). */
 export const MAX_IDENTIFIERS_PER_REQUEST = 100;
@@ -77,7 +78,7 @@ function list(context: RequestContext, reader: QueryReader) {
   if (createdFromMs !== undefined && createdToMs !== undefined && createdFromMs >= createdToMs) {
     throw badRequest(`"start" (${start}) must not be after "end" (${end})`, "start");
   }
-  const statuses = vocabularyList(reader, "status", PII_STATUSES, "statuses");
+  const statuses = reader.choices("status", PII_STATUSES, "statuses");
   const requests = context.account.pii.list({
     nowMs: context.nowMs,
     limit,
@@ -124,7 +125,7 @@ function emailsOf(request: StoredPiiRequest): { "@notification_email"?: string[]
 
 /** Validates the POST body; a 400 names the field at fault and why. */
 function parseSubmission(body: unknown): PiiOptOutSubmission {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+  if (!isJsonObject(body)) {
     throw badRequest(`the body must be a JSON object such as {"viewer_id": ["viewer-000123"]} (spec 4.10)`, "body");
   }
   const parsed = Submission.safeParse(body);
@@ -137,7 +138,7 @@ function parseSubmission(body: unknown): PiiOptOutSubmission {
     throw badRequest(`unknown body field "${key}"; ${describeChoices(key, SUBMISSION_FIELDS, "fields")}`, key);
   }
   if (field === "viewer_id" && issue.path.length === 1) {
-    const given = (body as { viewer_id?: unknown }).viewer_id;
+    const given = body["viewer_id"];
     if (issue.code === "too_big") {
       throw badRequest(
         `at most ${MAX_IDENTIFIERS_PER_REQUEST} identifiers per request (spec 8); this one has ` +
@@ -154,15 +155,10 @@ function parseSubmission(body: unknown): PiiOptOutSubmission {
   throw badRequest(`"${field}" must be an array of e-mail addresses`, field);
 }
 
-function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
-  return path.reduce<unknown>((value, key) => (value as Record<PropertyKey, unknown> | undefined)?.[key], body);
-}
-
 /** A `YYYY-MM-DD` day (spec 4.10) as the epoch ms of its UTC midnight; 400 otherwise. */
 function parseDay(text: string, parameter: string): number {
-  const epochMs = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : Number.NaN;
-  // Date.parse rolls 2026-02-30 over to March: a day that does not round-trip does not exist.
-  if (Number.isNaN(epochMs) || isoDate(epochMs).slice(0, 10) !== text) {
+  const epochMs = epochOfDay(text);
+  if (epochMs === undefined) {
     throw badRequest(`"${parameter}" must be a date in YYYY-MM-DD form (spec 4.10), got "${text}"`, parameter);
   }
   return epochMs;

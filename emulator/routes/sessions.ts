@@ -8,9 +8,9 @@ import { QueryReader } from "../filters/query-params";
 import { parseQueryFilters } from "../filtering";
 import { badRequest, featureDisabled } from "../http";
 import { describeDimension } from "../metrics/catalog";
-import { KPI_SETS } from "../metrics/kpis";
+import { DEFAULT_KPI_SET } from "../metrics/kpis";
 import type { RequestContext, Router } from "../router";
-import { enforceRangeLimits, integerParameter, parseTimeRange, TIME_RANGE_PARAMETERS, type TimeRange } from "../time-range";
+import { enforceRangeLimits, parseTimeRange, TIME_RANGE_PARAMETERS, type TimeRange } from "../time-range";
 import { renderSession, type SessionKind, type SessionRecord } from "../world";
 import { ongoingCount, ratioMaxima, summarizeViewer } from "../world/viewer-summary";
 
@@ -76,10 +76,6 @@ function newestFirst(a: SessionRecord, b: SessionRecord): number {
   return b.startMs - a.startMs || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0);
 }
 
-function onceAtMost(query: URLSearchParams, name: string): void {
-  if (query.getAll(name).length > 1) throw badRequest(`"${name}" is given more than once; give it once`, name);
-}
-
 /**
  * GET /sessions/content and /sessions/ad (spec 4.2): ended sessions that started in the range (no
  * `days`; default the 3 hours before now), dimension, tag and saved-filter filters, newest first.
@@ -87,11 +83,12 @@ function onceAtMost(query: URLSearchParams, name: string): void {
 function sampleSessions(kind: SessionKind, context: RequestContext): SessionList {
   if (kind === "ad") requireAdInsights(context.account, context.path);
   const { query, nowMs } = context;
+  // Dimension and tag filters are open-ended (and may repeat): parseQueryFilters reads them.
+  const reader = new QueryReader(query, [LIMIT, ...TIME_RANGE_PARAMETERS], `GET ${context.path}`, { openEnded: true });
   const range = parseTimeRange(query, nowMs, { defaultDurationMs: SAMPLE_WINDOW_MS });
   enforceRangeLimits(range, nowMs, { maxDurationMs: SAMPLE_WINDOW_MS, maxAgeMs: SAMPLE_MAX_AGE_MS, label: "sample sessions" });
-  onceAtMost(query, LIMIT);
-  const limit = integerParameter(query, LIMIT, SAMPLE_LIMIT.default, 1, SAMPLE_LIMIT.max);
-  const { predicate } = parseQueryFilters(query, context.account, "sessions", new Set([LIMIT]));
+  const limit = reader.integer(LIMIT, 1, SAMPLE_LIMIT.max) ?? SAMPLE_LIMIT.default;
+  const { predicate } = parseQueryFilters(context, "sessions", new Set([LIMIT]));
   const sessions = context.account
     .sessions(kind, range.fromMs, range.toMs, nowMs)
     .filter((session) => session.endMs <= nowMs && predicate(session))
@@ -151,7 +148,7 @@ function viewerSessions(kind: SessionKind, context: RequestContext): SessionList
   const reader = new QueryReader(context.query, [VIEWER_ID, VIEWER_IP, LIMIT, ...TIME_RANGE_PARAMETERS], `GET ${context.path}`);
   const viewer = readViewer(reader, false);
   const range = viewerRange(context);
-  const limit = integerParameter(context.query, LIMIT, VIEWER_LIMIT.default, 1, VIEWER_LIMIT.max);
+  const limit = reader.integer(LIMIT, 1, VIEWER_LIMIT.max) ?? VIEWER_LIMIT.default;
   return render(sessionsOfViewer(kind, viewer, range, context).sort(newestFirst).slice(0, limit), context);
 }
 
@@ -162,7 +159,7 @@ function viewerSummary(context: RequestContext): ViewerSummary {
   const viewer = readViewer(reader, true);
   const range = viewerRange(context);
   const sessions = sessionsOfViewer("content", viewer, range, context);
-  const metricContext = { nowMs: context.nowMs, kpi: KPI_SETS[0]! };
+  const metricContext = { nowMs: context.nowMs, kpi: DEFAULT_KPI_SET };
   const maxima = ratioMaxima(sessions);
   const annotations: Array<{ cause: string; value: string }> = [];
   if (range.format === "days" || range.format === "default") {

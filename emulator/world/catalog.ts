@@ -532,13 +532,8 @@ export const LIVE_CHANNELS: readonly LiveChannel[] = [
   { name: "StreamCo Music Live", genre: "Music", category: "Music", weight: 2 },
 ];
 
-/** Content categories that occur (spec 2.2 `content_info.category`, spec 4.7 content_category). */
-export const CONTENT_CATEGORIES = ["Series", "Movies", "Kids", "News", "Sports", "Music"] as const;
-
 /** Custom tags of every account (spec 2.2 `tags.custom_tags`; lookup `tags` answers these names). */
 export const CUSTOM_TAG_NAMES = ["deviceId", "specialContentId", "subscriptionTier", "experimentGroup", "appBuild"] as const;
-/** A custom tag name. */
-export type CustomTagName = (typeof CUSTOM_TAG_NAMES)[number];
 
 /** Subscription tiers (custom tag subscriptionTier) with their share of viewers. */
 export const SUBSCRIPTION_TIERS = [["free", 35], ["basic", 40], ["premium", 25]] as const;
@@ -568,8 +563,6 @@ export const ADVERTISERS = [
   { id: "adv-1006", name: "GreenLeaf Grocers", category: "Retail", campaigns: ["Fresh Every Day", "Holiday Feast"] },
 ] as const;
 
-/** Ad positions (spec 4.7 ad_position) and their share. */
-export const AD_POSITIONS = [["Preroll", 55], ["Midroll", 35], ["Postroll", 10]] as const;
 /** Ad creative types (spec 4.7 ad_creative_type). */
 export const AD_CREATIVE_TYPES = ["video/mp4", "application/x-mpegURL"] as const;
 /** Ad types (spec 4.7 ad_type). */
@@ -599,7 +592,20 @@ export const ERROR_CODES = {
 export const COUNTRY_BY_CODE: ReadonlyMap<string, Country> = new Map(COUNTRIES.map((country) => [country.code, country]));
 
 /** ISPs by ASN (as the bare number string of the `asn` dimension), for the ASN's description. */
-export const ISP_BY_ASN: ReadonlyMap<string, Isp> = new Map(ISPS.map((isp) => [String(isp.asn), isp]));
+const ISP_BY_ASN: ReadonlyMap<string, Isp> = new Map(ISPS.map((isp) => [String(isp.asn), isp]));
+
+/** The name of the country behind a `geo_country_code` value ("United States"), undefined for an unknown code. */
+export function countryName(code: string): string | undefined {
+  return COUNTRY_BY_CODE.get(code)?.name;
+}
+
+/**
+ * The description of an `asn` dimension value (the bare number, "7922"): the organisation that
+ * holds it (spec 2.2 `network_info.asn.description`), undefined for an unknown ASN.
+ */
+export function asnDescription(asn: string): string | undefined {
+  return ISP_BY_ASN.get(asn)?.asnOrganization;
+}
 
 /**
  * The CDN resource a session streams from (saved-filter field `Resource`, subcategory Resource of

@@ -1,3 +1,7 @@
+import {
+  isVideoPlaybackFailure, isVideoPlaybackFailureOf, isVideoStartFailure, isVideoStartFailureOf, type ClockContext,
+  type ClockTest,
+} from "../metrics/classify";
 import type { SessionRecord } from "./types";
 
 /**
@@ -20,17 +24,28 @@ export const SESSION_FLAGS = {
 /** A flag name of {@link SESSION_FLAGS}. */
 export type SessionFlag = keyof typeof SESSION_FLAGS;
 
+/** The error code of a session for one error-code dimension or filter, as the session stands at now. */
+export type ErrorCodeReader = (session: SessionRecord, context: ClockContext) => string | undefined;
+
+/** The session's error code while `failed` holds, else undefined. */
+function codeWhen(failed: ClockTest): ErrorCodeReader {
+  return (session, context) => (failed(session, context) ? session.errorCode : undefined);
+}
+
 /**
  * The error code behind each error-code dimension and filter (spec 4.7): the session's code when it
- * failed in that way, else undefined. Ad sessions answer the ad- dimensions with the same codes.
+ * has failed in that way by now, else undefined. The failure tests are the metrics' own
+ * (metrics/classify.ts: a playback failure counts only once the session has ended), so a filter, a
+ * group-by and the failure metric agree on which sessions failed. Ad sessions answer the ad-
+ * dimensions with the same codes.
  */
-export const ERROR_CODE_READERS: Readonly<Record<string, (session: SessionRecord) => string | undefined>> = {
-  video_start_failure_error: (session) => (session.videoStartFailure ? session.errorCode : undefined),
-  video_start_failure_business_error: (session) => (session.videoStartFailure === "business" ? session.errorCode : undefined),
-  video_start_failure_tech_error: (session) => (session.videoStartFailure === "tech" ? session.errorCode : undefined),
-  video_playback_failure_error: (session) => (session.videoPlaybackFailure ? session.errorCode : undefined),
-  video_playback_failure_business_error: (session) => (session.videoPlaybackFailure === "business" ? session.errorCode : undefined),
-  video_playback_failure_tech_error: (session) => (session.videoPlaybackFailure === "tech" ? session.errorCode : undefined),
-  ad_video_start_failure_error: (session) => (session.kind === "ad" && session.videoStartFailure ? session.errorCode : undefined),
-  ad_video_playback_failure_error: (session) => (session.kind === "ad" && session.videoPlaybackFailure ? session.errorCode : undefined),
+export const ERROR_CODE_READERS: Readonly<Record<string, ErrorCodeReader>> = {
+  video_start_failure_error: codeWhen(isVideoStartFailure),
+  video_start_failure_business_error: codeWhen(isVideoStartFailureOf("business")),
+  video_start_failure_tech_error: codeWhen(isVideoStartFailureOf("tech")),
+  video_playback_failure_error: codeWhen(isVideoPlaybackFailure),
+  video_playback_failure_business_error: codeWhen(isVideoPlaybackFailureOf("business")),
+  video_playback_failure_tech_error: codeWhen(isVideoPlaybackFailureOf("tech")),
+  ad_video_start_failure_error: codeWhen((session, context) => session.kind === "ad" && isVideoStartFailure(session, context)),
+  ad_video_playback_failure_error: codeWhen((session, context) => session.kind === "ad" && isVideoPlaybackFailure(session, context)),
 };

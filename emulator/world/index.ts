@@ -11,9 +11,12 @@ export { viewerIdForIdentifier, userIdOf, POPULATION_SIZE, HEAVY_VIEWERS } from 
 const HOUR_MS = 3_600_000;
 
 /**
- * Hours kept in memory per account: 35 days (about 0.13 MB an hour, some 110 MB at most). The sessions endpoints reach back 31 days and the viewer endpoints 30; older hours
- * (long metric ranges) are generated again when asked for, with the same result, least recently
- * used first out.
+ * Hours kept in memory per account: 35 days (about 0.13 MB an hour, some 110 MB at most). The
+ * sessions endpoints reach back 31 days and the viewer endpoints 30, again and again; only hours
+ * within this window of the newest hour asked for (now, in practice: every endpoint reads up to
+ * now) are cached. Older hours (long metric ranges) are generated again when asked for, with the
+ * same result, and never cached: a 90-day range would otherwise push out every recent hour before
+ * reaching them, and gain nothing on a repeat either.
  */
 export const CACHED_HOURS = 35 * 24;
 
@@ -24,6 +27,7 @@ export const CACHED_HOURS = 35 * 24;
 export function createWorld(seed: number, accountId: string): World {
   let setup: ReturnType<typeof createSetup> | undefined;
   const hours = new Map<number, HourSessions>();
+  let newestHour = -Infinity;
   const hourAt = (hourIndex: number): HourSessions => {
     let found = hours.get(hourIndex);
     if (found) {
@@ -34,14 +38,17 @@ export function createWorld(seed: number, accountId: string): World {
     }
     setup ??= createSetup(seed, accountId);
     found = generateHour(setup, hourIndex);
-    hours.set(hourIndex, found);
-    if (hours.size > CACHED_HOURS) hours.delete(hours.keys().next().value!);
+    if (hourIndex > newestHour - CACHED_HOURS) {
+      hours.set(hourIndex, found);
+      if (hours.size > CACHED_HOURS) hours.delete(hours.keys().next().value!);
+    }
     return found;
   };
   return {
     sessionsStartedBetween(kind: SessionKind, fromMs: number, toMs: number): readonly SessionRecord[] {
       const result: SessionRecord[] = [];
       if (!(toMs > fromMs)) return result;
+      newestHour = Math.max(newestHour, Math.ceil(toMs / HOUR_MS) - 1);
       for (let hour = Math.floor(fromMs / HOUR_MS); hour * HOUR_MS < toMs; hour++) {
         const sessions = hourAt(hour)[kind];
         const whole = hour * HOUR_MS >= fromMs && (hour + 1) * HOUR_MS <= toMs;

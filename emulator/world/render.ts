@@ -1,5 +1,5 @@
 import { timestampOf, type Session } from "../../provider/schema";
-import { COUNTRY_BY_CODE, ISP_BY_ASN, STATES } from "./catalog";
+import { asnDescription, countryName, STATES } from "./catalog";
 import type { SessionRecord } from "./types";
 
 /**
@@ -116,13 +116,13 @@ export function renderSession(record: SessionRecord, nowMs: number, options: Ren
     geo_info: {
       city: value("geo_city_name"),
       state: { name: value("geo_state_name"), code: STATE_CODES.get(`${countryCode}:${value("geo_state_name")}`) ?? "" },
-      country: { name: COUNTRY_BY_CODE.get(countryCode)?.name ?? countryCode, code: countryCode },
+      country: { name: countryName(countryCode) ?? countryCode, code: countryCode },
       continent: value("geo_continent_name"),
       postal_code: value("geo_postal_code"),
       dma: value("geo_dma"),
     },
     network_info: {
-      asn: { value: asn, description: ISP_BY_ASN.get(asn)?.asnOrganization ?? "" },
+      asn: { value: asn, description: asnDescription(asn) ?? "" },
       cdn: [value("cdn")],
       ip: record.ip,
       ipv6: record.ipv6,

@@ -1,8 +1,10 @@
 import type { ViewerSummary } from "../../provider/schema";
 import {
-  isBadSession, isEnded, isEndedPlay, isExitBeforeVideoStart, isGoodSession, isPlay, isSpiStream,
-  isVideoPlaybackFailure, isVideoStartFailure, playingTimeMs, progress, type MetricContext, type SessionTest,
+  connectionInducedRebufferingRatioPercent, isBadSession, isEnded, isEndedPlay, isExitBeforeVideoStart, isGoodSession,
+  isPlay, isSpiStream, isVideoPlaybackFailure, isVideoPlaybackFailureOf, isVideoStartFailure, isVideoStartFailureOf,
+  playingTimeMs, progress, rebufferingRatioPercent, type MetricContext, type SessionTest,
 } from "../metrics/classify";
+import { decimal, divide } from "../metrics/definitions";
 import type { SessionRecord } from "./types";
 
 /**
@@ -17,18 +19,14 @@ export function summarizeViewer(sessions: readonly SessionRecord[], context: Met
     sessions.reduce((total, session) => total + (test(session, context) ? quantity(session) : 0), 0);
   const share = (session: SessionRecord) => progress(session, context.nowMs);
   const minutes = (session: SessionRecord) => playingTimeMs(session, context.nowMs) / 60_000;
-  const averageMinutes = (test: SessionTest) => round(divide(sum(test, minutes), count(test)));
+  const averageMinutes = (test: SessionTest) => decimal(divide(sum(test, minutes), count(test)));
 
   const attempts = sessions.length;
   const plays = count(isPlay);
   const countAndPercentage = (test: SessionTest, population: number) => {
     const counted = count(test);
-    return { count: counted, percentage: round(divide(counted * 100, population)) };
+    return { count: counted, percentage: decimal(divide(counted * 100, population)) };
   };
-  const startFailure = (kind?: "business" | "tech"): SessionTest => (session, ctx) =>
-    isVideoStartFailure(session, ctx) && (kind === undefined || session.videoStartFailure === kind);
-  const playbackFailure = (kind?: "business" | "tech"): SessionTest => (session, ctx) =>
-    isVideoPlaybackFailure(session, ctx) && (kind === undefined || session.videoPlaybackFailure === kind);
 
   const playing = sum(isPlay, (session) => session.playingTimeMs * share(session));
   const viewing = sum(isPlay, (session) => (session.playingTimeMs + session.rebufferingTimeMs) * share(session));
@@ -43,11 +41,11 @@ export function summarizeViewer(sessions: readonly SessionRecord[], context: Met
 
   return {
     bitrate: { bps: Math.round(divide(sum(isPlay, (session) => session.averageBitrateBps * session.playingTimeMs * share(session)), playing)) },
-    connection_induced_rebuffering_ratio: { ratio: round(divide(connectionInduced * 100, viewing)) },
+    connection_induced_rebuffering_ratio: { ratio: decimal(divide(connectionInduced * 100, viewing)) },
     ended_plays_duration: {
-      mins: round(endedMinutes),
-      per_ended_play: round(divide(endedMinutes, endedPlays)),
-      per_unique_device: round(divide(endedMinutes, endedDevices.size)),
+      mins: decimal(endedMinutes),
+      per_ended_play: decimal(divide(endedMinutes, endedPlays)),
+      per_unique_device: decimal(divide(endedMinutes, endedDevices.size)),
     },
     exit_before_video_starts: countAndPercentage(isExitBeforeVideoStart, attempts),
     good_streams: { count: good },
@@ -55,18 +53,18 @@ export function summarizeViewer(sessions: readonly SessionRecord[], context: Met
     impacted_streams: { count: count(isBadSession) },
     impacted_streams_average_play_time: { mins: averageMinutes(isBadSession) },
     plays: { count: plays },
-    rebuffering_ratio: { ratio: round(divide(rebuffering * 100, viewing)) },
+    rebuffering_ratio: { ratio: decimal(divide(rebuffering * 100, viewing)) },
     spi_streams: { count: spiStreams },
-    streaming_performance_index: { value: round(divide(good * 100, spiStreams)) },
+    streaming_performance_index: { value: decimal(divide(good * 100, spiStreams)) },
     unique_devices: { count: new Set(sessions.filter((session) => isPlay(session, context)).map((session) => session.clientId)).size },
-    video_playback_failures: countAndPercentage(playbackFailure(), plays),
-    video_playback_failures_business: countAndPercentage(playbackFailure("business"), plays),
-    video_playback_failures_tech: countAndPercentage(playbackFailure("tech"), plays),
-    video_restart_time: { value: round(divide(sum(restarts, (session) => session.videoRestartTimeMs), count(restarts))) },
-    video_start_failures: countAndPercentage(startFailure(), attempts),
-    video_start_failures_business: countAndPercentage(startFailure("business"), attempts),
-    video_start_failures_tech: countAndPercentage(startFailure("tech"), attempts),
-    video_start_time: { value: round(divide(sum(isPlay, (session) => session.videoStartTimeMs), plays)) },
+    video_playback_failures: countAndPercentage(isVideoPlaybackFailure, plays),
+    video_playback_failures_business: countAndPercentage(isVideoPlaybackFailureOf("business"), plays),
+    video_playback_failures_tech: countAndPercentage(isVideoPlaybackFailureOf("tech"), plays),
+    video_restart_time: { value: decimal(divide(sum(restarts, (session) => session.videoRestartTimeMs), count(restarts))) },
+    video_start_failures: countAndPercentage(isVideoStartFailure, attempts),
+    video_start_failures_business: countAndPercentage(isVideoStartFailureOf("business"), attempts),
+    video_start_failures_tech: countAndPercentage(isVideoStartFailureOf("tech"), attempts),
+    video_start_time: { value: decimal(divide(sum(isPlay, (session) => session.videoStartTimeMs), plays)) },
   };
 }
 
@@ -74,27 +72,12 @@ export function summarizeViewer(sessions: readonly SessionRecord[], context: Met
  * The largest per-session rebuffering ratios of the viewer (spec 2.3 `_meta.ratio_info`), in percent.
  */
 export function ratioMaxima(sessions: readonly SessionRecord[]): { rebuffering: number; connectionInduced: number } {
-  let rebuffering = 0;
-  let connectionInduced = 0;
-  for (const session of sessions) {
-    const viewing = session.playingTimeMs + session.rebufferingTimeMs;
-    if (viewing <= 0) continue;
-    rebuffering = Math.max(rebuffering, (session.rebufferingTimeMs / viewing) * 100);
-    connectionInduced = Math.max(connectionInduced, (session.connectionInducedRebufferingTimeMs / viewing) * 100);
-  }
-  return { rebuffering: round(rebuffering), connectionInduced: round(connectionInduced) };
+  const maximum = (ratio: (session: SessionRecord) => number) =>
+    decimal(sessions.reduce((largest, session) => Math.max(largest, ratio(session)), 0));
+  return { rebuffering: maximum(rebufferingRatioPercent), connectionInduced: maximum(connectionInducedRebufferingRatioPercent) };
 }
 
 /** Sessions still playing at now (they count with their values so far). */
 export function ongoingCount(sessions: readonly SessionRecord[], context: MetricContext): number {
   return sessions.filter((session) => !isEnded(session, context)).length;
-}
-
-function divide(numerator: number, denominator: number): number {
-  return denominator > 0 ? numerator / denominator : 0;
-}
-
-/** Four decimal places, like the metrics' non-count values. */
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }
