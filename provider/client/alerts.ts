@@ -3,7 +3,7 @@ import { ArgumentError } from "./errors";
 import { QueryFamily } from "./family";
 import type { QueryParams } from "./request";
 import { dedupeBy, splitIntoWindows } from "./split";
-import { checkTimeRange, DAY_MS, type ExplicitRange, type RangePolicy, rangeQuery, resolveRange } from "./time-range";
+import { checkTimeRange, DAY_MS, type ExplicitRange, type RangePolicy, rangeQuery } from "./time-range";
 import type { CallOptions } from "./transport";
 import { checkChoiceList, checkKnownKeys } from "./validation";
 
@@ -18,7 +18,7 @@ import { checkChoiceList, checkKnownKeys } from "./validation";
 export const ALERT_WINDOW_MS = 30 * DAY_MS;
 
 /** Spec 4.9: date, epoch-second or epoch-millisecond pairs only (no days, no minutes). */
-const ALERT_POLICY: RangePolicy = { family: "AI alerts", formats: ["explicit"], daysAnchor: "now" };
+const ALERT_POLICY: RangePolicy<"explicit"> = { family: "AI alerts", formats: ["explicit"] };
 
 /** An alert severity (spec 2.8). */
 export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
@@ -88,9 +88,7 @@ export class AlertsApi extends QueryFamily {
       alert_metric: list(params.alertMetric, metrics, "alertMetric", `${kind} alert metrics`),
     };
     if (params.range === undefined) return this.get(path, query, AlertList, requestOptions);
-    const range = checkTimeRange(params.range, ALERT_POLICY);
-    // An explicit range does not depend on the clock.
-    const windows = splitIntoWindows(resolveRange(range, Date.now(), ALERT_POLICY.daysAnchor), ALERT_WINDOW_MS);
+    const windows = splitIntoWindows(checkTimeRange(params.range, ALERT_POLICY), ALERT_WINDOW_MS);
     const parts = await Promise.all(windows.map((window) => this.get(path, { ...query, ...rangeQuery(window) }, AlertList, requestOptions)));
     const alerts = dedupeBy(parts.flatMap((part) => part.alerts), (alert) => alert.id);
     // One answer lists the newest start first; the merged list keeps that order across windows.

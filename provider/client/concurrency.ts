@@ -1,15 +1,12 @@
-import { InsightsError } from "./errors";
-import { chunk } from "./split";
-
 /**
- * The concurrency bound of the transport and the chunked batches built on it. Spec 8 bounds the
- * concurrent requests of one account (400 shared for historical metrics, 500 for real time), so the
- * bound is per account: every client of the same base URL and client id in this process shares one
- * {@link Semaphore}, and every API family of a client goes through it.
+ * The concurrency bound of the transport (the chunked batches of split.ts run under it). Spec 8
+ * bounds the concurrent requests of one account (400 shared for historical metrics, 500 for real
+ * time), so the bound is per account: every client of the same base URL and client id in this
+ * process shares one {@link Semaphore}, and every API family of a client goes through it.
  */
 
 /** A counting semaphore with a FIFO queue; its limit can change while it is in use. */
-export class Semaphore {
+class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
@@ -104,56 +101,4 @@ export function accountSemaphore(accountKey: string, maxConcurrency: number): Ac
       else entry.semaphore.limit = Math.min(...entry.limits);
     },
   };
-}
-
-/**
- * Some chunks of a batch failed after others were applied. `completed` holds the results of the
- * chunks that succeeded (in input order), `failures` the error of each chunk that did not, and
- * `cause` the first of them.
- */
-export class PartialFailureError<Result> extends InsightsError {
-  constructor(
-    /** Results of the chunks that succeeded, flattened in input order. */
-    readonly completed: readonly Result[],
-    /** The errors of the failed chunks, with the index of the chunk each belongs to. */
-    readonly failures: ReadonlyArray<{ chunk: number; error: unknown }>,
-    chunkCount: number,
-  ) {
-    const first = failures[0]?.error;
-    super(
-      `${failures.length} of ${chunkCount} chunks failed (the other chunks were applied): ${first instanceof Error ? first.message : String(first)}`,
-      { cause: first },
-    );
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      completed: this.completed.length,
-      failures: this.failures.map(({ chunk, error }) => ({ chunk, error: error instanceof InsightsError ? error.toJSON() : String(error) })),
-    };
-  }
-}
-
-/**
- * Sends every chunk at once (the transport's semaphore bounds how many run) and flattens the results
- * in input order. When every chunk fails, the first error is thrown as is; when only some fail, a
- * {@link PartialFailureError} says which results were applied so the caller can reconcile.
- */
-export async function sendChunks<Item, Result>(
-  items: readonly Item[],
-  size: number,
-  send: (chunk: Item[]) => Promise<readonly Result[]>,
-): Promise<Result[]> {
-  const chunks = chunk(items, size);
-  const outcomes = await Promise.allSettled(chunks.map(send));
-  const completed: Result[] = [];
-  const failures: Array<{ chunk: number; error: unknown }> = [];
-  outcomes.forEach((outcome, index) => {
-    if (outcome.status === "fulfilled") completed.push(...outcome.value);
-    else failures.push({ chunk: index, error: outcome.reason });
-  });
-  if (failures.length === 0) return completed;
-  if (failures.length === chunks.length) throw failures[0]!.error;
-  throw new PartialFailureError(completed, failures, chunks.length);
 }

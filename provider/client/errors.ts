@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import { ErrorBody } from "../schema";
 
 /**
@@ -227,7 +226,7 @@ export class ResponseValidationError extends RequestError {
 }
 
 /** One problem found by a zod schema, as zod reports it. */
-export interface SchemaIssue {
+interface SchemaIssue {
   readonly path: readonly PropertyKey[];
   readonly message: string;
 }
@@ -242,22 +241,8 @@ export function issuePath(root: string, path: readonly PropertyKey[]): string {
 }
 
 /** Each issue as `path: message`. */
-export function describeIssues(issues: readonly SchemaIssue[], root = ""): string[] {
-  return issues.map((issue) => `${issuePath(root, issue.path)}: ${issue.message}`);
-}
-
-/** The first issue of a rejected argument as an {@link ArgumentError}, the others appended. */
-export function argumentErrorFrom(issues: readonly SchemaIssue[], root: string): ArgumentError {
-  const [first, ...rest] = issues;
-  const more = rest.length === 0 ? "" : ` (and ${rest.length} more: ${describeIssues(rest, root).slice(0, 3).join("; ")})`;
-  return new ArgumentError(issuePath(root, first?.path ?? []), `${first?.message ?? "invalid"}${more}`);
-}
-
-/** Parses arguments with a zod schema, turning a mismatch into an {@link ArgumentError} rooted at `root`. */
-export function parseArguments<Schema extends z.ZodType>(schema: Schema, value: unknown, root: string): z.output<Schema> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw argumentErrorFrom(parsed.error.issues, root);
-  return parsed.data;
+export function describeIssues(issues: readonly SchemaIssue[]): string[] {
+  return issues.map((issue) => `${issuePath("", issue.path)}: ${issue.message}`);
 }
 
 /** The name and code of an underlying error, without anything else it may carry. */

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import {
-  describeChoices,
+  CalendarDate,
   FILTER_LOOKUPS,
+  FILTERS_PER_CALL,
+  Identifier,
   LookupValues,
   SavedFilter,
   SavedFilterCreateResponse,
@@ -11,14 +13,14 @@ import {
   SavedFilterUpdate,
   SavedFilterUpdateResponse,
 } from "../schema";
-import { sendChunks } from "./concurrency";
+import { sendChunks } from "./split";
 import { NotFoundError } from "./errors";
 import type { Requester } from "./request";
 import type { CallOptions } from "./transport";
-import { parseParams } from "./validation";
+import { parseParams, zChoice } from "./validation";
 
-/** Spec 4.8 and 8: at most 100 filters per call. */
-export const FILTERS_PER_CALL = 100;
+// Part of the client's API: its users (the provider's batcher, benchmarks) size batches with it.
+export { FILTERS_PER_CALL };
 
 /** The path of the saved-filter family (spec 4.8; the trailing slash is the spec's). */
 const BULK_FILTERS = "/bulk_filters/";
@@ -28,18 +30,12 @@ export type SavedFilterField = keyof typeof SavedFilter.shape;
 /** Every {@link SavedFilterField}. */
 export const SAVED_FILTER_FIELDS = Object.keys(SavedFilter.shape) as [SavedFilterField, ...SavedFilterField[]];
 
-/** An id of a saved filter as callers may hold it: the service sends both forms (spec 2.7). */
-const FilterId = z.union([z.string().min(1), z.number().int().nonnegative()]);
-
-/** A calendar-date query value (spec 4.8 `created`, 4.10 `start`/`end`: YYYY-MM-DD). */
-export const CalendarDate = z.iso.date({ message: "expected a calendar date as YYYY-MM-DD, for example 2026-11-20" });
-
 /** Every query parameter of `GET /bulk_filters/` (spec 4.8), typed. */
 export const FilterListQuery = z.strictObject({
   /** Only filters of this creator (user name). */
   creator: z.string().min(1).optional(),
   /** Only these ids (sent as the comma-separated `id`). */
-  ids: z.array(FilterId).min(1).optional(),
+  ids: z.array(Identifier).min(1).optional(),
   /** Only filters with this `advanced` flag. */
   advanced: z.boolean().optional(),
   /** Only filters whose name contains this text (substring match). */
@@ -50,7 +46,7 @@ export const FilterListQuery = z.strictObject({
   /** Only filters created on this day (YYYY-MM-DD). */
   created: CalendarDate.optional(),
   /** Return only these fields of each filter (the answer is then a bare array). */
-  fields: z.array(z.enum(SAVED_FILTER_FIELDS)).min(1).optional(),
+  fields: z.array(zChoice(SAVED_FILTER_FIELDS, "saved-filter fields")).min(1).optional(),
   /** At most this many filters. */
   limit: z.number().int().positive().optional(),
 });
@@ -60,18 +56,10 @@ export type FilterListQuery = z.input<typeof FilterListQuery>;
 /** The lookups of `GET /bulk_filters/{lookup}/` (spec 4.8). */
 export type FilterLookupName = (typeof FILTER_LOOKUPS)[number];
 
-/** A lookup name, with a "did you mean" for a near miss. */
-const LookupName = z.enum(FILTER_LOOKUPS, {
-  error: (issue) => {
-    const given = typeof issue.input === "string" ? issue.input : "";
-    return `${JSON.stringify(issue.input)} is not a known lookup; ${describeChoices(given, FILTER_LOOKUPS, "lookups")}`;
-  },
-});
-
 /** The params of {@link FiltersApi.get}. */
 export const FilterGetParams = z.strictObject({
   /** The id of the filter, as a string or a number (spec 2.7). */
-  id: FilterId,
+  id: Identifier,
 });
 /** The params of {@link FiltersApi.get}. */
 export type FilterGetParams = z.input<typeof FilterGetParams>;
@@ -103,7 +91,7 @@ export type FilterUpdateParams = z.input<typeof FilterUpdateParams>;
 /** The params of {@link FiltersApi.delete}. */
 export const FilterDeleteParams = z.strictObject({
   /** The ids of the filters to delete (100 per DELETE). */
-  ids: z.array(FilterId).readonly(),
+  ids: z.array(Identifier).readonly(),
 });
 /** The params of {@link FiltersApi.delete}. */
 export type FilterDeleteParams = z.input<typeof FilterDeleteParams>;
@@ -116,7 +104,7 @@ export type FilterFieldsParams = z.input<typeof FilterFieldsParams>;
 /** The params of {@link FiltersApi.lookup}. */
 export const FilterLookupParams = z.strictObject({
   /** Which lookup, for example `countries` (spec 4.8). */
-  lookup: LookupName,
+  lookup: zChoice(FILTER_LOOKUPS, "lookups"),
   /** Only the values containing this text (substring search). */
   pattern: z.string().min(1).optional(),
 });
@@ -153,7 +141,7 @@ export class FiltersApi {
     const checked = parseParams(FilterListQuery, query);
     // Spec 4.8: with `fields` the body is a bare array of the selected fields.
     const mask: Partial<Record<SavedFilterField, true>> | undefined = checked.fields && Object.fromEntries(checked.fields.map((field) => [field, true]));
-    const send = async (ids: ReadonlyArray<string | number> | undefined): Promise<Array<Partial<SavedFilter>>> => {
+    const send = async (ids: readonly string[] | undefined): Promise<Array<Partial<SavedFilter>>> => {
       const request = {
         method: "GET" as const,
         path: BULK_FILTERS,
@@ -174,8 +162,8 @@ export class FiltersApi {
       if (mask === undefined) return (await this.requester.request(request, SavedFilterList)).filters;
       return this.requester.request(request, z.array(SavedFilter.pick(mask)));
     };
-    if (checked.ids === undefined || checked.ids.length <= FILTERS_PER_CALL) return send(checked.ids);
-    // More ids than one call takes (spec 4.8): one call per 100 ids, in parallel, `limit` applied to the whole.
+    if (checked.ids === undefined) return send(undefined);
+    // Spec 4.8: one call per 100 ids, in parallel, `limit` applied to the whole.
     const found = await sendChunks(checked.ids, FILTERS_PER_CALL, send);
     return checked.limit === undefined ? found : found.slice(0, checked.limit);
   }
@@ -188,7 +176,7 @@ export class FiltersApi {
    * const filter = await client.filters.get({ id: "1001" });
    */
   async get(params: FilterGetParams, options: CallOptions = {}): Promise<SavedFilter> {
-    const id = String(parseParams(FilterGetParams, params).id);
+    const { id } = parseParams(FilterGetParams, params);
     const found = (await this.list({ ids: [id] }, options)).find((filter) => filter.id === id);
     if (found) return found;
     throw new NotFoundError({

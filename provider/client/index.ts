@@ -65,7 +65,7 @@ export * from "./alerts";
 export * from "./metrics";
 export * from "./metric-results";
 export * from "./sessions";
-export { PartialFailureError } from "./concurrency";
+export { PartialFailureError } from "./split";
 export {
   ApiError,
   ArgumentError,

@@ -8,8 +8,7 @@ import {
   METRIC_FILTER_NAMES,
   MetricDimensionReferenceList,
   MetricResponse,
-  QUALITY_SUMMARY,
-  QUALITY_SUMMARY_MEMBERS,
+  answeredMetrics,
 } from "../schema";
 import { ArgumentError, PayloadTooLargeError } from "./errors";
 import { GROUP_BY_SHAPE, type Merged, mergeByMembers, mergeByTime, PLAIN_SHAPE, single } from "./metric-merge";
@@ -166,7 +165,6 @@ const FLAVOURS: Record<"historical" | "realTime", Flavour> = {
       formats: ["explicit", "lastMinutes"],
       maxAgeMs: 15 * MINUTE_MS,
       maxDurationMs: 15 * MINUTE_MS,
-      daysAnchor: "now",
     },
     defaultRangeMs: 5 * MINUTE_MS,
     defaultGranularity: "PT1M",
@@ -331,7 +329,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
     if (effectiveLimit !== undefined && effectiveLimit > GROUP_BY_LIMITS.longRangeMax && length > GROUP_BY_LIMITS.longRangeMs) {
       throw new ArgumentError("limit", `${limit === 0 ? "0 (the maximum, 500) is" : "is"} above ${GROUP_BY_LIMITS.longRangeMax}, which needs a range of at most ${GROUP_BY_LIMITS.longRangeMs / HOUR_MS} hours (spec 8); this range is ${describeDuration(length)}: lower the limit or shorten the range`);
     }
-    const ranked: readonly string[] = metrics.flatMap((metric) => (metric === QUALITY_SUMMARY ? QUALITY_SUMMARY_MEMBERS : [metric]));
+    const ranked = metrics.flatMap((metric) => answeredMetrics(metric));
     const groupByQuery: QueryParams = {
       ...(limit === undefined ? {} : { limit }),
       ...(params.sortBy === undefined ? {} : { sort_by: checkChoice(params.sortBy, ranked, "sortBy", "requested metrics") }),

@@ -1,26 +1,32 @@
 import { z } from "zod";
 import {
+  CalendarDate,
+  PII_IDENTIFIERS_PER_REQUEST,
   PII_STATUSES,
   PiiOptOutRequest,
   PiiOptOutRequestList,
   PiiOptOutSubmission,
   PiiOptOutSubmitResponse,
 } from "../schema";
-import { ArgumentError } from "./errors";
-import { CalendarDate } from "./filters";
 import type { Requester } from "./request";
 import type { CallOptions } from "./transport";
-import { parseParams } from "./validation";
+import { parseParams, zChoice } from "./validation";
 
-/** Spec 4.10 and 8: at most 100 identifiers per opt-out request. */
-export const IDENTIFIERS_PER_REQUEST = 100;
+// Part of the client's API under its earlier name: the provider batches submissions with it.
+export { PII_IDENTIFIERS_PER_REQUEST as IDENTIFIERS_PER_REQUEST };
 
 const PII_OPT_OUT = "/pii-opt-out";
 
 /** What {@link PiiApi.submit} takes (spec 4.10), in the client's camelCase. */
 export const PiiSubmitArguments = z.strictObject({
   /** Viewer ids or user ids, all of one kind (spec 4.10); sent as `viewer_id`. */
-  identifiers: z.array(z.string().min(1)).min(1, { message: "give at least one viewer id or user id" }),
+  identifiers: z
+    .array(z.string().min(1))
+    .min(1, { message: "give at least one viewer id or user id" })
+    .max(PII_IDENTIFIERS_PER_REQUEST, {
+      error: (issue) =>
+        `at most ${PII_IDENTIFIERS_PER_REQUEST} identifiers per request (spec 4.10), got ${(issue.input as readonly string[]).length}: split them into several submissions`,
+    }),
   /** Addresses to notify when the request is FINISHED (spec 6); sent as `@notification_email`. */
   notificationEmails: z.array(z.email()).optional(),
 });
@@ -37,7 +43,7 @@ export const PiiListQuery = z
     /** Created on or before this day (YYYY-MM-DD). */
     end: CalendarDate.optional(),
     /** Only requests in these states (sent comma-separated). */
-    status: z.array(z.enum(PII_STATUSES)).min(1).optional(),
+    status: z.array(zChoice(PII_STATUSES, "statuses")).min(1).optional(),
   })
   .refine((query) => query.start === undefined || query.end === undefined || query.start <= query.end, {
     message: "end is before start: give a creation range whose end is on or after its start",
@@ -69,12 +75,6 @@ export class PiiApi {
    */
   async submit(params: PiiSubmitArguments, options: CallOptions = {}): Promise<PiiOptOutSubmitResponse> {
     const checked = parseParams(PiiSubmitArguments, params);
-    if (checked.identifiers.length > IDENTIFIERS_PER_REQUEST) {
-      throw new ArgumentError(
-        "identifiers",
-        `at most ${IDENTIFIERS_PER_REQUEST} identifiers per request (spec 4.10), got ${checked.identifiers.length}: split them into several submissions`,
-      );
-    }
     const body: PiiOptOutSubmission = {
       viewer_id: checked.identifiers,
       ...(checked.notificationEmails === undefined ? {} : { "@notification_email": checked.notificationEmails }),

@@ -30,12 +30,11 @@ export const SESSIONS_PER_RESPONSE = 500;
 export const SAMPLE_LIMIT = { min: 1, max: 500 } as const;
 
 /** api-facts: the sample-session window is at most 3 hours and starts within the last 31 days. */
-const SAMPLE_POLICY: RangePolicy = {
+const SAMPLE_POLICY: RangePolicy<"explicit"> = {
   family: "sample sessions",
   formats: ["explicit"],
   maxDurationMs: 3 * HOUR_MS,
   maxAgeMs: 31 * DAY_MS,
-  daysAnchor: "now",
 };
 /**
  * Spec 4.3: days or a start/end pair; default the last day; `days` counts back from now. The 30-day
@@ -173,8 +172,7 @@ export class SessionsApi extends QueryFamily {
     let range: QueryParams = {};
     if (params.range !== undefined) {
       const checked = checkTimeRange(params.range, SAMPLE_POLICY);
-      const nowMs = this.now();
-      checkRangeLimits(resolveRange(checked, nowMs, SAMPLE_POLICY.daysAnchor), nowMs, SAMPLE_POLICY);
+      checkRangeLimits(checked, this.now(), SAMPLE_POLICY);
       range = rangeQuery(checked);
     }
     return {

@@ -48,7 +48,7 @@ export const SETTINGS_ENV = {
  * The HTTP Basic credentials (spec 5, api-facts). The header value lives in an ECMAScript private
  * field, which neither `util.inspect` nor `JSON.stringify` nor an enumeration can reach.
  */
-export class Credentials {
+class Credentials {
   readonly #authorization: string;
 
   constructor(
@@ -145,7 +145,7 @@ function parseBaseUrl(text: string): URL {
 }
 
 /** localhost, 127.0.0.0/8 and ::1: the hosts whose traffic never leaves the machine. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
   if (host === "localhost" || host === "::1") return true;
   return isIP(host) === 4 && host.startsWith("127.");

@@ -1,4 +1,5 @@
-import type { Interval } from "./time-range";
+import { InsightsError } from "./errors";
+import { DAY_MS, type Interval, WEEK_MS } from "./time-range";
 
 /**
  * Splitting helpers that make the service's limits invisible (spec 8): a range too long for one
@@ -17,8 +18,7 @@ export interface Grid {
 }
 
 /** 1970-01-05T00:00Z, the first Monday after the epoch: week-long intervals start on Mondays (ISO 8601). */
-const FIRST_MONDAY_MS = 4 * 86_400_000;
-const WEEK_MS = 7 * 86_400_000;
+const FIRST_MONDAY_MS = 4 * DAY_MS;
 
 /** The grid of a metric granularity: epoch-aligned, Monday-aligned for a week or more. */
 export function granularityGrid(stepMs: number): Grid {
@@ -68,7 +68,7 @@ export function halveInterval(interval: Interval, grid: Grid): [Interval, Interv
 }
 
 /** How {@link fetchHalving} fetches, merges and decides to split. */
-export interface HalvingPlan<T> {
+interface HalvingPlan<T> {
   /** Halves fall on this grid; an interval with no boundary inside is not split further. */
   grid: Grid;
   fetch(interval: Interval): Promise<T>;
@@ -115,6 +115,58 @@ export function chunkWithPinned<T>(items: readonly T[], size: number, pinned: T)
   const others = items.filter((item) => item !== pinned);
   if (others.length === 0) return [[pinned]];
   return chunk(others, size - 1).map((part) => [pinned, ...part]);
+}
+
+/**
+ * Some chunks of a batch failed after others were applied. `completed` holds the results of the
+ * chunks that succeeded (in input order), `failures` the error of each chunk that did not, and
+ * `cause` the first of them.
+ */
+export class PartialFailureError<Result> extends InsightsError {
+  constructor(
+    /** Results of the chunks that succeeded, flattened in input order. */
+    readonly completed: readonly Result[],
+    /** The errors of the failed chunks, with the index of the chunk each belongs to. */
+    readonly failures: ReadonlyArray<{ chunk: number; error: unknown }>,
+    chunkCount: number,
+  ) {
+    const first = failures[0]?.error;
+    super(
+      `${failures.length} of ${chunkCount} chunks failed (the other chunks were applied): ${first instanceof Error ? first.message : String(first)}`,
+      { cause: first },
+    );
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      completed: this.completed.length,
+      failures: this.failures.map(({ chunk, error }) => ({ chunk, error: error instanceof InsightsError ? error.toJSON() : String(error) })),
+    };
+  }
+}
+
+/**
+ * Sends every chunk at once (the transport's semaphore bounds how many run) and flattens the results
+ * in input order. When every chunk fails, the first error is thrown as is; when only some fail, a
+ * {@link PartialFailureError} says which results were applied so the caller can reconcile.
+ */
+export async function sendChunks<Item, Result>(
+  items: readonly Item[],
+  size: number,
+  send: (chunk: Item[]) => Promise<readonly Result[]>,
+): Promise<Result[]> {
+  const chunks = chunk(items, size);
+  const outcomes = await Promise.allSettled(chunks.map(send));
+  const completed: Result[] = [];
+  const failures: Array<{ chunk: number; error: unknown }> = [];
+  outcomes.forEach((outcome, index) => {
+    if (outcome.status === "fulfilled") completed.push(...outcome.value);
+    else failures.push({ chunk: index, error: outcome.reason });
+  });
+  if (failures.length === 0) return completed;
+  if (failures.length === chunks.length) throw failures[0]!.error;
+  throw new PartialFailureError(completed, failures, chunks.length);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isoDate } from "../schema";
 import { ArgumentError } from "./errors";
 import type { QueryParams } from "./request";
 
@@ -43,13 +44,18 @@ export interface LastMinutesRange {
 export type TimeRange = ExplicitRange | LastDaysRange | LastMinutesRange;
 
 /** The formats of {@link TimeRange}. */
-export type RangeFormat = "explicit" | "lastDays" | "lastMinutes";
+type RangeFormat = "explicit" | "lastDays" | "lastMinutes";
 
-/** A time range after validation. */
-export type CheckedRange =
+/**
+ * A time range after validation, narrowed to the formats a policy accepts: an explicit range is an
+ * {@link Interval} already, so an explicit-only family needs no clock to resolve it.
+ */
+export type CheckedRange<Format extends RangeFormat = RangeFormat> = Extract<
   | { format: "explicit"; startMs: number; endMs: number }
   | { format: "lastDays"; days: number }
-  | { format: "lastMinutes"; minutes: number };
+  | { format: "lastMinutes"; minutes: number },
+  { format: Format }
+>;
 
 /** An absolute range `[startMs, endMs)` in epoch milliseconds. */
 export interface Interval {
@@ -63,24 +69,27 @@ export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 /** One day in milliseconds (UTC days have no daylight-saving change). */
 export const DAY_MS = 24 * HOUR_MS;
+/** One week in milliseconds. */
+export const WEEK_MS = 7 * DAY_MS;
 
 /**
  * What an endpoint family accepts (spec 4.1, 8, api-facts). `maxDurationMs` is enforced only by
  * families that cannot split a longer range themselves.
  */
-export interface RangePolicy {
+export interface RangePolicy<Format extends RangeFormat = RangeFormat> {
   /** How the family is named in errors, for example "historical metrics". */
   family: string;
-  formats: readonly RangeFormat[];
+  formats: readonly Format[];
   /** Oldest allowed start, as a distance back from now. */
   maxAgeMs?: number;
   /** Longest allowed range. */
   maxDurationMs?: number;
   /**
    * Where `lastDays` counts back from: the most recent clock hour for historical metrics
-   * (api-facts: called at 04:20 with days=5 gives 5 days ending at 04:00Z), else now.
+   * (api-facts: called at 04:20 with days=5 gives 5 days ending at 04:00Z), else (the default) now.
+   * Only policies that accept `lastDays` need it.
    */
-  daysAnchor: "hour" | "now";
+  daysAnchor?: "hour" | "now";
 }
 
 const FORMAT_USERS: Record<Exclude<RangeFormat, "explicit">, string> = {
@@ -92,7 +101,7 @@ const FORMAT_USERS: Record<Exclude<RangeFormat, "explicit">, string> = {
  * Validates a time range against a family's formats (spec 4.1). The shape is checked at run time
  * too, because JavaScript callers can pass anything.
  */
-export function checkTimeRange(range: unknown, policy: RangePolicy, path = "range"): CheckedRange {
+export function checkTimeRange<Format extends RangeFormat>(range: unknown, policy: RangePolicy<Format>, path = "range"): CheckedRange<Format> {
   if (typeof range !== "object" || range === null) {
     throw new ArgumentError(path, `must be an object: ${describeFormats(policy.formats)}`);
   }
@@ -104,7 +113,7 @@ export function checkTimeRange(range: unknown, policy: RangePolicy, path = "rang
     throw new ArgumentError(path, `${problem}; use exactly one format (spec 4.1): ${describeFormats(policy.formats)}`);
   }
   const format = [...formats][0] as RangeFormat;
-  if (!policy.formats.includes(format)) {
+  if (!(policy.formats as readonly RangeFormat[]).includes(format)) {
     const where = format === "explicit" ? "" : ` is accepted only by ${FORMAT_USERS[format]} (spec 4.1)`;
     throw new ArgumentError(`${path}.${format}`, `${format}${where}; ${policy.family} take ${describeFormats(policy.formats)}`);
   }
@@ -113,7 +122,7 @@ export function checkTimeRange(range: unknown, policy: RangePolicy, path = "rang
     if (typeof count !== "number" || !Number.isInteger(count) || count < 1) {
       throw new ArgumentError(`${path}.${format}`, `must be a positive whole number, got ${JSON.stringify(count)}`);
     }
-    return format === "lastDays" ? { format, days: count } : { format, minutes: count };
+    return (format === "lastDays" ? { format, days: count } : { format, minutes: count }) as CheckedRange<Format>;
   }
   for (const key of ["start", "end"] as const) {
     if (given[key] === undefined) throw new ArgumentError(`${path}.${key}`, `is required with "${key === "start" ? "end" : "start"}"`);
@@ -121,9 +130,9 @@ export function checkTimeRange(range: unknown, policy: RangePolicy, path = "rang
   const startMs = toEpochMs(given.start, `${path}.start`);
   const endMs = toEpochMs(given.end, `${path}.end`);
   if (startMs >= endMs) {
-    throw new ArgumentError(`${path}.start`, `must be before end (start inclusive, end exclusive, spec 4.1); got ${isoOf(startMs)} to ${isoOf(endMs)}`);
+    throw new ArgumentError(`${path}.start`, `must be before end (start inclusive, end exclusive, spec 4.1); got ${isoDate(startMs)} to ${isoDate(endMs)}`);
   }
-  return { format, startMs, endMs };
+  return { format, startMs, endMs } as CheckedRange<Format>;
 }
 
 function describeFormats(formats: readonly RangeFormat[]): string {
@@ -154,7 +163,7 @@ export function toEpochMs(value: unknown, path: string): number {
 }
 
 /** The absolute interval a checked range covers at `nowMs`, as the service resolves it (spec 4.1). */
-export function resolveRange(range: CheckedRange, nowMs: number, daysAnchor: RangePolicy["daysAnchor"]): Interval {
+export function resolveRange(range: CheckedRange, nowMs: number, daysAnchor?: RangePolicy["daysAnchor"]): Interval {
   switch (range.format) {
     case "explicit":
       return { startMs: range.startMs, endMs: range.endMs };
@@ -184,7 +193,7 @@ export function checkRangeLimits(interval: Interval, nowMs: number, policy: Rang
     throw new ArgumentError(path, `${policy.family} cover at most ${describeDuration(policy.maxDurationMs)} per request (spec 8); this range is ${describeDuration(length)}: shorten it`);
   }
   if (policy.maxAgeMs !== undefined && interval.startMs < nowMs - policy.maxAgeMs) {
-    throw new ArgumentError(`${path}.start`, `${policy.family} must start within the last ${describeDuration(policy.maxAgeMs)} (spec 8); ${isoOf(interval.startMs)} is older: move the start to ${isoOf(nowMs - policy.maxAgeMs)} or later`);
+    throw new ArgumentError(`${path}.start`, `${policy.family} must start within the last ${describeDuration(policy.maxAgeMs)} (spec 8); ${isoDate(interval.startMs)} is older: move the start to ${isoDate(nowMs - policy.maxAgeMs)} or later`);
   }
 }
 
@@ -195,9 +204,4 @@ export function describeDuration(ms: number): string {
     if (ms >= size && ms % size === 0) return `${ms / size} ${name}${ms / size === 1 ? "" : "s"}`;
   }
   return `${Math.round(ms / 1000)} seconds`;
-}
-
-/** ISO 8601 UTC of epoch milliseconds, for messages. */
-export function isoOf(epochMs: number): string {
-  return new Date(epochMs).toISOString();
 }

@@ -151,7 +151,7 @@ function parseAnswer<Schema extends z.ZodType>(answer: RawAnswer, description: R
 }
 
 /** The query string of a request: undefined values left out, arrays repeat their key (spec 4.6). */
-export function queryString(query: QueryParams | undefined): string {
+function queryString(query: QueryParams | undefined): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined) continue;

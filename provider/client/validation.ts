@@ -1,10 +1,11 @@
-import type { z } from "zod";
+import { z } from "zod";
 import {
   ACCEPTED_METRIC_PATH_NAMES,
   describeChoices,
   ERROR_CODE_DIMENSIONS,
   ERROR_FILTER_NAMES,
   GROUP_BY_DIMENSIONS,
+  Identifier,
   type ErrorCodeDimension,
   type GroupByDimension,
   type METRIC_ALIASES,
@@ -13,9 +14,9 @@ import {
   SESSION_BOOLEAN_FILTER_NAMES,
   type SESSION_DIMENSION_FILTER_NAMES,
 } from "../schema";
-import { ArgumentError, parseArguments } from "./errors";
+import { ArgumentError, describeIssues, issuePath } from "./errors";
 import type { QueryParams } from "./request";
-import { DAY_MS, HOUR_MS, MINUTE_MS } from "./time-range";
+import { DAY_MS, HOUR_MS, MINUTE_MS, WEEK_MS } from "./time-range";
 
 /**
  * Argument checks shared by the query families, run before any request is sent. Each throws an
@@ -55,20 +56,36 @@ export interface FilterArguments<Filters> {
   filterId?: string | number;
 }
 
+/** Why `value` is not one of `choices` (`noun` names them in the plural), with a "did you mean". */
+function notAChoice(value: unknown, choices: readonly string[], noun: string): string {
+  const shown = describeChoices(typeof value === "string" ? value : "", choices, noun);
+  // The singular of the plural nouns used here: severities, statuses, metric names.
+  const singular = noun.replace(/ies$|(?<=s)es$|s$/, (ending) => (ending === "ies" ? "y" : ""));
+  return `${JSON.stringify(value)} is not a known ${singular}; ${shown}`;
+}
+
 /** Throws unless `value` is one of `choices`, suggesting the nearest choice. */
 export function checkChoice<Choice extends string>(value: unknown, choices: readonly Choice[], path: string, noun: string): Choice {
   if (typeof value === "string" && (choices as readonly string[]).includes(value)) return value as Choice;
-  const shown = typeof value === "string" ? describeChoices(value, choices, noun) : describeChoices("", choices, noun);
-  throw new ArgumentError(path, `${JSON.stringify(value)} is not a known ${noun.replace(/s$/, "")}; ${shown}`);
+  throw new ArgumentError(path, notAChoice(value, choices, noun));
 }
 
-/** Throws unless `value` is one identifier (a string or an integer: the service sends both, spec 2.7). */
+/** A zod enum of `choices` whose error is the {@link checkChoice} message, "did you mean" included. */
+export function zChoice<const Choices extends readonly string[]>(choices: Choices, noun: string) {
+  return z.enum(choices, { error: (issue) => notAChoice(issue.input, choices, noun) });
+}
+
+/**
+ * Throws unless `value` is one identifier (a string or an integer: the service sends both, spec 2.7).
+ * Stricter than {@link Identifier}, which reads ids as the service sends them: an id sent in a query
+ * (`filter_id`, `kpi_id`) must be one token, so a stray space or comma fails here, not at the service.
+ */
 export function checkIdentifier(value: unknown, path: string): string {
-  const text = typeof value === "number" && Number.isInteger(value) ? String(value) : value;
-  if (typeof text !== "string" || !/^[A-Za-z0-9_.-]+$/.test(text)) {
+  const parsed = Identifier.safeParse(value);
+  if (!parsed.success || !/^[A-Za-z0-9_.-]+$/.test(parsed.data)) {
     throw new ArgumentError(path, `must be one identifier (letters, digits, "-", "_", "."), got ${JSON.stringify(value)}`);
   }
-  return text;
+  return parsed.data;
 }
 
 /**
@@ -93,7 +110,12 @@ export function checkKnownKeys(params: unknown, known: readonly string[], path =
  */
 export function parseParams<Schema extends z.ZodObject>(schema: Schema, params: unknown): z.output<Schema> {
   checkKnownKeys(params, Object.keys(schema.shape));
-  return parseArguments(schema, params, "");
+  const parsed = schema.safeParse(params);
+  if (parsed.success) return parsed.data;
+  // The first issue names the argument; the others are appended.
+  const [first, ...rest] = parsed.error.issues;
+  const more = rest.length === 0 ? "" : ` (and ${rest.length} more: ${describeIssues(rest).slice(0, 3).join("; ")})`;
+  throw new ArgumentError(issuePath("", first?.path ?? []), `${first?.message ?? "invalid"}${more}`);
 }
 
 /** Throws unless `value` is a whole number in `[min, max]`. */
@@ -172,7 +194,7 @@ export type Granularity = { text: string; stepMs: number } | { text: "ALL"; step
 /** Shortest and longest granularities seen (api-facts): PT1M to P10W, plus ALL. */
 const GRANULARITY_BOUNDS = { minMs: MINUTE_MS, maxMs: 70 * DAY_MS } as const;
 /** Units of an ISO 8601 duration with a fixed length, in the order they are written. */
-const DURATION_UNITS_MS = [7 * DAY_MS, DAY_MS, HOUR_MS, MINUTE_MS, 1000] as const;
+const DURATION_UNITS_MS = [WEEK_MS, DAY_MS, HOUR_MS, MINUTE_MS, 1000] as const;
 
 /**
  * Checks a granularity (spec 4.6: an ISO 8601 duration; api-facts: PT1M up to P10W, or ALL). Years

@@ -1,5 +1,5 @@
 import type { AcceptedMetricName, AnsweredMetric, GroupByResult, MetricResult, SeriesPoint } from "../client";
-import { METRIC_VALUE_FIELDS, metricMemberName, MetricValue, type MetricValueFields, QUALITY_SUMMARY, QUALITY_SUMMARY_MEMBERS, type ValueField } from "../schema";
+import { answeredMetrics, METRIC_VALUE_FIELDS, metricMemberName, MetricValue, type MetricValueFields, type ValueField } from "../schema";
 
 /**
  * The metric answers of the data sources as plain data (spec 2.4), typed per metric by its value
@@ -103,7 +103,7 @@ function perMetric<Metric extends AcceptedMetricName, Value>(
   members: readonly Record<string, unknown>[],
   read: (metric: AnsweredMetric<Metric>, field: ValueField) => Value,
 ): PerMetric<Metric, Value> {
-  const answered = requested.flatMap((metric): string[] => (metric === QUALITY_SUMMARY ? [...QUALITY_SUMMARY_MEMBERS] : [metric])) as AnsweredMetric<Metric>[];
+  const answered = requested.flatMap((metric) => answeredMetrics(metric)) as AnsweredMetric<Metric>[];
   const entries = answered.map((metric) => {
     const known: readonly ValueField[] | undefined = (METRIC_VALUE_FIELDS as Record<string, readonly ValueField[]>)[metric];
     const member = metricMemberName(metric);

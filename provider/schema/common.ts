@@ -6,6 +6,9 @@ import { z } from "zod";
  */
 export const Identifier = z.union([z.string().min(1), z.number().int()]).transform((id) => String(id));
 
+/** A calendar-date query value (spec 4.8 `created`, 4.10 `start`/`end`: YYYY-MM-DD). */
+export const CalendarDate = z.iso.date({ message: "expected a calendar date as YYYY-MM-DD, for example 2026-11-20" });
+
 /** A timestamp of sessions and metrics (spec 2.2, 2.4): epoch milliseconds and ISO 8601 UTC. */
 export const Timestamp = z.looseObject({ epoch_ms: z.number().int(), iso_date: z.string() });
 /** A {@link Timestamp} after parsing. */

@@ -1,7 +1,9 @@
 /**
  * The closed vocabularies of the Insights API: metric names, dimension names, filter names and
  * saved-filter field names. Both the client (to validate before sending) and the emulator (to
- * answer 4xx like the service) read these lists, so they are written once, here.
+ * answer 4xx like the service) read these lists, so they are written once, here. The per-call caps
+ * of spec 8 at the end are the client's and the provider's: the emulator checks its own copies, as
+ * an independent oracle.
  */
 
 /** Metric names in path form (kebab-case), spec section 4.6. */
@@ -49,6 +51,11 @@ export const QUALITY_SUMMARY_MEMBERS = [
   "attempts", "plays", "video-start-failures", "exits-before-video-start", "video-playback-failures",
   "rebuffering-ratio", "bitrate", "video-start-time", "concurrent-plays",
 ] as const satisfies readonly MetricName[];
+
+/** The metrics answered for a requested one: the members of {@link QUALITY_SUMMARY}, else the metric itself. */
+export function answeredMetrics(metric: string): readonly string[] {
+  return metric === QUALITY_SUMMARY ? QUALITY_SUMMARY_MEMBERS : [metric];
+}
 
 /** Every name accepted in a metric path: the spec's list, the alias and the metric group. */
 export const ACCEPTED_METRIC_PATH_NAMES: readonly string[] = [
@@ -115,9 +122,6 @@ export type MetricValueFields = typeof VALUE_FIELDS_BY_METRIC;
 
 /** Value fields per metric (see {@link MetricValueFields} for the per-metric types). */
 export const METRIC_VALUE_FIELDS: Record<MetricName, readonly ValueField[]> = VALUE_FIELDS_BY_METRIC;
-
-/** Value fields that are JSON integers on the wire (api-facts: never `12.0`). */
-export const INTEGER_VALUE_FIELDS: ReadonlySet<ValueField> = new Set(["count"]);
 
 /** Predefined group-by dimensions in path form (kebab-case), spec section 4.7. */
 export const GROUP_BY_DIMENSIONS = [
@@ -254,3 +258,8 @@ export const ALERT_STATUSES = ["active", "ended"] as const;
 
 /** PII opt-out request statuses (spec 3.1), in order. */
 export const PII_STATUSES = ["ENQUEUED", "STARTED", "FINISHED"] as const;
+
+/** Spec 4.8, 8: at most 100 saved filters per bulk-filter call. */
+export const FILTERS_PER_CALL = 100;
+/** Spec 4.10, 8: at most 100 identifiers per PII opt-out request. */
+export const PII_IDENTIFIERS_PER_REQUEST = 100;

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { Identifier } from "./common";
-import { PII_STATUSES } from "./names";
+import { PII_IDENTIFIERS_PER_REQUEST, PII_STATUSES } from "./names";
 
 /** The POST body of `/pii-opt-out` (spec 4.10): at most 100 identifiers of one kind. */
 export const PiiOptOutSubmission = z.object({
-  viewer_id: z.array(z.string().min(1)).min(1).max(100),
+  viewer_id: z.array(z.string().min(1)).min(1).max(PII_IDENTIFIERS_PER_REQUEST),
   "@notification_email": z.array(z.email()).optional(),
 });
 /** A {@link PiiOptOutSubmission}. */
