@@ -8,7 +8,7 @@ import {
   TimeoutError,
   type HttpMethod,
 } from "../provider/client/errors";
-import { backoffDelay, decideRetry, DEFAULT_RETRY_OPTIONS, parseRetryAfter, type RetryOptions } from "../provider/client/retry";
+import { backoffDelay, decideRetry, DEFAULT_RETRY_OPTIONS, isOutcomeUnknown, parseRetryAfter, type RetryOptions } from "../provider/client/retry";
 
 // Pure unit tests of the retry policy (provider/client/retry.ts): no HTTP, no clock.
 
@@ -36,10 +36,17 @@ describe("retry policy", () => {
     }
   });
 
-  it("never retries a POST, whatever failed", () => {
-    for (const error of [statusError(429, 0), statusError(503), new ConnectionError(request, new Error("reset")), new TimeoutError(request, 50)]) {
+  it("never retries a POST after a 5xx, a connection error or a timeout", () => {
+    for (const error of [statusError(500), statusError(503), new ConnectionError(request, new Error("reset")), new TimeoutError(request, 50)]) {
       expect(decide(error, { method: "POST" })).toEqual({ retry: false, reason: "POST is never retried" });
     }
+  });
+
+  it("retries a POST after a 429 (refused before anything was applied), within the retries and the budget", () => {
+    expect(decide(statusError(429, 2_000), { method: "POST" })).toEqual({ retry: true, delayMs: 2_000 });
+    expect(decide(statusError(429), { method: "POST", attempt: 2 })).toEqual({ retry: true, delayMs: 150 });
+    expect(decide(statusError(429, 0), { method: "POST", attempt: 4 })).toMatchObject({ retry: false, reason: expect.stringContaining("maxRetries 3") });
+    expect(decide(statusError(429, 120_000), { method: "POST" })).toMatchObject({ retry: false, reason: expect.stringContaining("budget") });
   });
 
   it("does not retry client errors, schema mismatches or other thrown values", () => {
@@ -70,6 +77,17 @@ describe("retry policy", () => {
     expect([1, 2, 3, 4, 5, 6].map(at(0))).toEqual([50, 100, 200, 400, 500, 500]);
     expect([1, 2, 3, 4, 5, 6].map(at(0.999999))).toEqual([100, 200, 400, 800, 1000, 1000]);
     expect(decide(statusError(503), { attempt: 2 })).toEqual({ retry: true, delayMs: 150 });
+  });
+});
+
+describe("outcome of a failed write", () => {
+  it("is unknown after a connection error, a timeout or a 5xx, and known (refused) after a 4xx", () => {
+    for (const error of [new ConnectionError(request, new Error("reset")), new TimeoutError(request, 50), statusError(500), statusError(503)]) {
+      expect(isOutcomeUnknown(error), error.name).toBe(true);
+    }
+    for (const error of [statusError(400), statusError(409), statusError(429), new ArgumentError("limit", "too big"), new Error("bug")]) {
+      expect(isOutcomeUnknown(error), String(error)).toBe(false);
+    }
   });
 });
 

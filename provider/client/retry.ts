@@ -3,8 +3,10 @@ import { ApiError, ConnectionError, RateLimitError, TimeoutError, type HttpMetho
 
 /**
  * The client's one retry policy (a pure decision plus the clock it runs on). Rules, in order:
- * 1. POST is never retried: the API has no idempotency key (api-facts), so a resent POST could
- *    create twice; the resource layer reconciles instead.
+ * 1. A POST is retried after a 429 only: a 429 refuses the request before anything is applied, so
+ *    sending it again cannot create twice. After any other failure a POST is never retried: the
+ *    API has no idempotency key (api-facts), so a resent POST could create twice; the resource
+ *    layer reconciles instead (see `isOutcomeUnknown`).
  * 2. At most `maxRetries` retries after the first attempt.
  * 3. Only 429, 5xx, connection errors and timeouts are retried (GET, PUT and DELETE are idempotent).
  * 4. The wait is the server's `Retry-After` when given (seconds or HTTP date), else a capped,
@@ -59,7 +61,7 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; r
 
 /** Applies the rules of the module comment, in order, to one failed attempt. */
 export function decideRetry(options: RetryOptions, failed: FailedAttempt): RetryDecision {
-  if (failed.method === "POST") return { retry: false, reason: "POST is never retried" };
+  if (failed.method === "POST" && !(failed.error instanceof RateLimitError)) return { retry: false, reason: "POST is never retried" };
   if (failed.attempt > options.maxRetries) return { retry: false, reason: `no retries left (maxRetries ${options.maxRetries})` };
   if (!isRetryable(failed.error)) return { retry: false, reason: "the error is not retryable" };
   const serverWait = failed.error instanceof ApiError ? failed.error.retryAfterMs : undefined;
@@ -74,6 +76,17 @@ export function decideRetry(options: RetryOptions, failed: FailedAttempt): Retry
 export function isRetryable(error: unknown): boolean {
   if (error instanceof ConnectionError || error instanceof TimeoutError || error instanceof RateLimitError) return true;
   return error instanceof ApiError && error.status >= 500;
+}
+
+/**
+ * True when a failed write may have been applied although no usable answer came: a connection
+ * error or a timeout (the request may have been committed before the answer was lost), and also
+ * any 5xx, since a server error after a write does not say whether the write was committed. The
+ * callers that POST (the saved-filter batcher, the PII submission) reconcile through a list before
+ * sending anything again. A 4xx is a refusal: nothing was applied.
+ */
+export function isOutcomeUnknown(error: unknown): boolean {
+  return error instanceof ConnectionError || error instanceof TimeoutError || (error instanceof ApiError && error.status >= 500);
 }
 
 /**

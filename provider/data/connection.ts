@@ -5,7 +5,8 @@ import { InsightsClient, SettingsError, SETTINGS_ENV } from "../client";
 /**
  * Where the data sources find the API. They run in the Pulumi program's own process (the
  * dynamic-provider host serves no engine invokes), so they read the program's stack config, which a
- * dynamic provider cannot (dynamic-provider note, rule 3).
+ * dynamic provider cannot (dynamic-provider note, rule 3). The resolution of the settings
+ * ({@link settingsFrom}) is shared with the dynamic-provider host (host/runtime.ts).
  */
 
 /**
@@ -22,11 +23,44 @@ export interface InsightsConnection {
   clientSecret?: string;
 }
 
+/** The settings of a client once resolved: every one found somewhere. */
+export type ConnectionSettings = Required<InsightsConnection>;
+
 type SettingName = keyof typeof SETTINGS_ENV;
 const SETTING_NAMES = Object.keys(SETTINGS_ENV) as SettingName[];
 
-/** The stack-config namespace: `insights:<setting>`, the keys the dynamic providers read too. */
+/** The stack-config namespace: `insights:<setting>`, for the data sources and the dynamic providers alike. */
 const CONFIG_NAMESPACE = "insights";
+
+/**
+ * Resolves the connection settings, each from `explicit` (a data source's `connection`), else the
+ * stack config (`get` takes the full key, `insights:baseUrl`), else the environment. Blank values
+ * count as absent. Throws a `SettingsError` naming every place a missing setting can come from
+ * (`explicit` undefined: no option to pass, as in the dynamic-provider host, which reads the stack
+ * config of `configure`; dynamic-provider note, rule 3).
+ */
+export function settingsFrom(
+  explicit: InsightsConnection | undefined,
+  get: (configKey: string) => string | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ConnectionSettings {
+  const settings = {} as ConnectionSettings;
+  for (const name of SETTING_NAMES) {
+    const configKey = `${CONFIG_NAMESPACE}:${name}`;
+    // The secret is read as a plain string only here, to build the client; it never enters an Output.
+    const value = nonBlank(explicit?.[name]) ?? nonBlank(get(configKey)) ?? nonBlank(env[SETTINGS_ENV[name]]);
+    if (value === undefined) {
+      throw new SettingsError(
+        name,
+        `missing ${name}: ${explicit === undefined ? "" : `pass \`connection.${name}\`, `}set the stack config ${configKey} ` +
+          `(\`pulumi config set ${name === "clientSecret" ? "--secret " : ""}${configKey} <value>\`) ` +
+          `or set the environment variable ${SETTINGS_ENV[name]}`,
+      );
+    }
+    settings[name] = value;
+  }
+  return settings;
+}
 
 /**
  * One client per distinct settings in the program's process: every data source with the same
@@ -42,21 +76,7 @@ const clients = new Map<string, InsightsClient>();
  */
 export function clientFor(connection: InsightsConnection = {}): InsightsClient {
   // Read at call time, not at import: tests and programs may set the config after importing.
-  const config = new pulumi.Config(CONFIG_NAMESPACE);
-  const settings = {} as Record<SettingName, string>;
-  for (const name of SETTING_NAMES) {
-    // The secret is read as a plain string only here, to build the client; it never enters an Output.
-    const value = nonBlank(connection[name]) ?? nonBlank(config.get(name)) ?? nonBlank(process.env[SETTINGS_ENV[name]]);
-    if (value === undefined) {
-      throw new SettingsError(
-        name,
-        `missing ${name}: pass \`connection.${name}\`, set the stack config ${CONFIG_NAMESPACE}:${name} ` +
-          `(\`pulumi config set ${name === "clientSecret" ? "--secret " : ""}${CONFIG_NAMESPACE}:${name} <value>\`) ` +
-          `or set the environment variable ${SETTINGS_ENV[name]}`,
-      );
-    }
-    settings[name] = value;
-  }
+  const settings = settingsFrom(connection, pulumi.runtime.getConfig);
   const key = createHash("sha256").update(JSON.stringify(SETTING_NAMES.map((name) => settings[name]))).digest("hex");
   let client = clients.get(key);
   if (client === undefined) {

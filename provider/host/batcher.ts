@@ -1,16 +1,6 @@
-import { setTimeout as delay } from "node:timers/promises";
-import {
-  ApiError,
-  ArgumentError,
-  BadRequestError,
-  ConnectionError,
-  NotFoundError,
-  PayloadTooLargeError,
-  RateLimitError,
-  TimeoutError,
-} from "../client/errors";
+import { ArgumentError, BadRequestError, NotFoundError, PayloadTooLargeError } from "../client/errors";
 import { FILTERS_PER_CALL, type FiltersApi } from "../client/filters";
-import { backoffDelay, DEFAULT_RETRY_OPTIONS } from "../client/retry";
+import { isOutcomeUnknown } from "../client/retry";
 import { rulesEqual } from "../rules";
 import type { SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../schema";
 import { report, sharedClient } from "./runtime";
@@ -46,9 +36,6 @@ export const BATCH_ENV = {
   maxWaitMs: "INSIGHTS_BATCH_MAX_WAIT_MS",
 } as const;
 
-/** 429 answers to a POST waited out before its callers fail (the client never retries a POST). */
-const CREATE_RATE_LIMIT_ATTEMPTS = 3;
-
 /**
  * One filter of a refused bulk call, with the path inside that filter the refusal named (for
  * example `rules.rules[0].field`, from the call's `[3].rules.rules[0].field`) and its reason.
@@ -83,11 +70,6 @@ function refusedItem(error: BadRequestError | ArgumentError): { index: number; e
   const detail = error instanceof ArgumentError ? error.reason : (error.detail ?? error.message);
   const reason = detail.startsWith(`${where}: `) ? detail.slice(where.length + 2) : detail;
   return { index: Number(match[1]), error: new FilterItemError(where.slice(match[0].length), reason, error) };
-}
-
-/** True when the outcome of a POST is unknown: it may have been applied although no answer came. */
-function outcomeUnknown(error: unknown): boolean {
-  return error instanceof ConnectionError || error instanceof TimeoutError || (error instanceof ApiError && error.status >= 500);
 }
 
 /** A caller waiting for the outcome of its item. */
@@ -256,7 +238,7 @@ export class FilterBatcher {
     const settings = { ...DEFAULT_BATCH_OPTIONS, ...options } satisfies BatchOptions;
     const byId = (sameKey: SameKey) => ({ key: (id: string) => id, sameKey });
     this.reads = new Coalescer(settings, (entries) => this.sendReads(entries), byId("share"));
-    this.creates = new Coalescer(settings, (entries) => this.sendCreates(entries, { reconcile: true, rateLimited: 0 }));
+    this.creates = new Coalescer(settings, (entries) => this.sendCreates(entries, true));
     // Spec 4.8 does not say what two changes of one id in one PUT mean (the emulator refuses it).
     this.updates = new Coalescer(settings, (entries) => this.sendUpdates(entries), { key: (change) => String(change.id), sameKey: "separate" });
     this.deletes = new Coalescer(settings, (entries) => this.sendDeletes(entries), byId("share"));
@@ -268,9 +250,10 @@ export class FilterBatcher {
   }
 
   /**
-   * Creates the filter (one POST per batch; answers come back in input order). When the answer of a
-   * POST is lost, the filters it may have made are looked for by exact name and equivalent rules
-   * before anything is posted again (no idempotency key exists, api-facts).
+   * Creates the filter (one POST per batch; answers come back in input order). A 429 is waited out
+   * by the client's retry policy (client/retry.ts). When the outcome of a POST is unknown, the
+   * filters it may have made are looked for by exact name and equivalent rules before anything is
+   * posted again (no idempotency key exists, api-facts).
    */
   create(input: SavedFilterInput): Promise<SavedFilter> {
     return this.creates.add(input);
@@ -298,22 +281,14 @@ export class FilterBatcher {
     }
   }
 
-  private async sendCreates(
-    entries: Array<Entry<SavedFilterInput, SavedFilter>>,
-    attempt: { reconcile: boolean; rateLimited: number },
-  ): Promise<void> {
-    const again = (rest: Array<Entry<SavedFilterInput, SavedFilter>>) => this.sendCreates(rest, attempt);
+  /** POSTs one batch; `reconcile` is false for the filters a reconciliation posts once more. */
+  private async sendCreates(entries: Array<Entry<SavedFilterInput, SavedFilter>>, reconcile: boolean): Promise<void> {
     try {
       const created = await this.filters().create({ filters: entries.map((entry) => entry.item) });
       entries.forEach((entry, index) => entry.resolve(created[index]!));
     } catch (error) {
-      if (isRefusal(error)) return isolateRefusal(entries, error, again);
-      if (error instanceof RateLimitError && attempt.rateLimited + 1 < CREATE_RATE_LIMIT_ATTEMPTS) {
-        // A 429 was refused before anything was applied, so posting again cannot duplicate.
-        await delay(error.retryAfterMs ?? backoffDelay(DEFAULT_RETRY_OPTIONS, attempt.rateLimited + 1));
-        return this.sendCreates(entries, { ...attempt, rateLimited: attempt.rateLimited + 1 });
-      }
-      if (outcomeUnknown(error) && attempt.reconcile) return this.reconcileCreates(entries, error);
+      if (isRefusal(error)) return isolateRefusal(entries, error, (rest) => this.sendCreates(rest, reconcile));
+      if (isOutcomeUnknown(error) && reconcile) return this.reconcileCreates(entries, error);
       for (const entry of entries) entry.reject(error);
     }
   }
@@ -348,7 +323,7 @@ export class FilterBatcher {
       report(`saved filter "${entry.item.name}": the create answer was lost; found the filter it made (id ${match.id})`);
       entry.resolve(match);
     }
-    if (missing.length > 0) await this.sendCreates(missing, { reconcile: false, rateLimited: 0 });
+    if (missing.length > 0) await this.sendCreates(missing, false);
   }
 
   private async sendUpdates(entries: Array<Entry<SavedFilterUpdate, void>>): Promise<void> {

@@ -1,4 +1,5 @@
 import { InsightsClient } from "../client";
+import { settingsFrom, type ConnectionSettings } from "../data/connection";
 
 /**
  * What every resource served by one dynamic-provider host shares: the settings from the stack's
@@ -6,41 +7,39 @@ import { InsightsClient } from "../client";
  * once, whatever number of resources and provider texts it serves (dynamic-provider note, rule 2).
  */
 
-/** Stack config keys read in `configure` (dynamic-provider note, rule 3). */
-export const CONFIG_KEYS = {
-  baseUrl: "insights:baseUrl",
-  clientId: "insights:clientId",
-  clientSecret: "insights:clientSecret",
-} as const;
+/** The settings as last resolved, or why they cannot be: thrown by the first call that needs the client. */
+type Resolution = { settings: ConnectionSettings } | { error: unknown };
 
-interface StackSettings {
-  baseUrl?: string;
-  clientId?: string;
-  clientSecret?: string;
-}
-
-let settings: StackSettings = {};
+let resolution: Resolution | undefined;
 let client: InsightsClient | undefined;
 
+/** The settings from the stack config `get` reads (secrets arrive decrypted), else the environment. */
+function resolve(get: (configKey: string) => string | undefined): Resolution {
+  try {
+    return { settings: settingsFrom(undefined, get) };
+  } catch (error) {
+    return { error };
+  }
+}
+
 /**
- * Takes the settings of the stack's config (secrets arrive decrypted). Missing keys fall back to
- * the environment (`INSIGHTS_*`), which the client reads itself.
+ * Takes the settings of the stack's config (dynamic-provider note, rule 3); missing keys fall back to
+ * the environment (`INSIGHTS_*`, which the host inherits from the engine). When they differ from
+ * the settings in use, the client is replaced, and with it what was cached for its account.
  */
 export function configureFromStack(config: { get(key: string): string | undefined }): void {
-  const next: StackSettings = {};
-  for (const [name, key] of Object.entries(CONFIG_KEYS) as Array<[keyof StackSettings, string]>) {
-    const value = config.get(key);
-    if (value !== undefined && value !== "") next[name] = value;
-  }
-  if (JSON.stringify(next) === JSON.stringify(settings)) return;
-  settings = next;
+  const next = resolve((key) => config.get(key));
+  if (resolution !== undefined && JSON.stringify(next) === JSON.stringify(resolution)) return;
+  resolution = next;
   void client?.close();
   client = undefined;
 }
 
 /** The host's one client, created on first use from the stack settings and the environment. */
 export function sharedClient(): InsightsClient {
-  client ??= new InsightsClient({ ...settings });
+  resolution ??= resolve(() => undefined);
+  if ("error" in resolution) throw resolution.error;
+  client ??= new InsightsClient(resolution.settings);
   return client;
 }
 
@@ -50,4 +49,32 @@ export function sharedClient(): InsightsClient {
  */
 export function report(message: string): void {
   process.stdout.write(`${message.replace(/\n+$/, "")}\n`);
+}
+
+/**
+ * A failure after the resource was (partly) made. The host turns an error carrying `id`,
+ * `properties` and `reasons` into the engine's ErrorResourceInitFailed: the engine keeps the
+ * resource with this id and these outputs, and the next `pulumi up` calls `update` (dynamic-provider
+ * note). The outputs get `__provider`, which the host adds only to successful answers, so that a
+ * later `update` or `delete` can still load the provider. Not the client's `PartialFailureError`
+ * (chunks of one API call), whence the name.
+ */
+export class ResourceInitFailedError extends Error {
+  /** The outputs to record, `__provider` included. */
+  readonly properties: Record<string, unknown>;
+
+  constructor(
+    message: string,
+    /** The resource's id. */
+    readonly id: string,
+    outputs: object,
+    /** The `__provider` input of the call that failed. */
+    provider: unknown,
+    /** What failed, one line each. */
+    readonly reasons: string[],
+  ) {
+    super(message);
+    this.name = "ResourceInitFailedError";
+    this.properties = { ...outputs, __provider: provider };
+  }
 }

@@ -1,5 +1,7 @@
-import { BadRequestError, ConnectionError, TimeoutError } from "../client/errors";
+import { BadRequestError } from "../client/errors";
 import { IDENTIFIERS_PER_REQUEST, type PiiApi } from "../client/pii";
+import { isOutcomeUnknown } from "../client/retry";
+import { chunk } from "../client/split";
 import type { PiiOptOutRequest } from "../schema";
 import type { SubmissionProgress, TrackedRequest } from "./progress";
 
@@ -10,28 +12,24 @@ import type { SubmissionProgress, TrackedRequest } from "./progress";
  *   the earlier requests that process them are found in the list and followed ("adopted");
  * - a POST rejected because every identifier was submitted before (the emulator's 400
  *   `all_identifiers_previously_submitted`, spec 3.1) adopts those earlier requests instead of failing;
- * - a POST whose answer was lost (timeout, reset after the server committed) is reconciled through
- *   the list before anything is sent again: only identifiers no request covers are re-sent. The API
- *   has no idempotency key (api-facts), and the client never retries a POST.
+ * - a POST whose outcome is unknown (timeout, reset after the server committed, a 5xx: see
+ *   `isOutcomeUnknown`) is reconciled through the list before anything is sent again: only
+ *   identifiers no request covers are re-sent. The API has no idempotency key (api-facts), and the
+ *   client retries a POST only after a 429.
  * Progress is recorded batch by batch in {@link SubmissionProgress}, so a run that fails half-way
  * resumes at the first batch not handled.
  */
 
 /** The error code of a POST whose identifiers were all submitted before (emulator's choice; spec 7: status not shown). */
 export const ALL_PREVIOUSLY_SUBMITTED = "all_identifiers_previously_submitted";
-/** POSTs of one batch whose answers may be lost before the batch fails. */
+/** POSTs of one batch whose outcome may be unknown before the batch fails. */
 const LOST_ANSWER_ATTEMPTS = 3;
 /** Requests one list call asks for: the cap of every result set (api-facts). */
 const LIST_LIMIT = 500;
 
 /** The identifiers in fixed batches of at most 100: sorted, so a reordered list gives the same batches. */
 export function batchesOf(identifiers: readonly string[]): string[][] {
-  const sorted = [...new Set(identifiers)].sort();
-  const batches: string[][] = [];
-  for (let start = 0; start < sorted.length; start += IDENTIFIERS_PER_REQUEST) {
-    batches.push(sorted.slice(start, start + IDENTIFIERS_PER_REQUEST));
-  }
-  return batches;
+  return chunk([...new Set(identifiers)].sort(), IDENTIFIERS_PER_REQUEST);
 }
 
 /** What a submission needs from its resource. */
@@ -50,10 +48,6 @@ interface Listing {
   requestIds: Set<string>;
   /** How many POSTs this submission had sent when the list was read. */
   postsBefore: number;
-}
-
-function isLostAnswer(error: unknown): boolean {
-  return error instanceof ConnectionError || error instanceof TimeoutError;
 }
 
 function isAllPreviouslySubmitted(error: unknown): boolean {
@@ -95,8 +89,8 @@ export class Submission {
           report(`${name}: all ${pending.length} identifiers were submitted before; following ${adopted.length} earlier request(s): ${adopted.join(", ") || "none found in the list"}`);
           return;
         }
-        if (!isLostAnswer(error) || attempt >= LOST_ANSWER_ATTEMPTS) throw error;
-        report(`${name}: the answer to the submission was lost (${(error as Error).message}); reading the list before sending anything again`);
+        if (!isOutcomeUnknown(error) || attempt >= LOST_ANSWER_ATTEMPTS) throw error;
+        report(`${name}: the outcome of the submission is unknown (${(error as Error).message}); reading the list before sending anything again`);
         const previous = this.listing;
         const listing = await this.refreshListing();
         const uncovered = pending.filter((identifier) => !listing.byIdentifier.has(identifier));

@@ -1,11 +1,13 @@
 import { z } from "zod";
+import type { InsightsClient } from "../client";
+import { BadRequestError } from "../client/errors";
 import type { FilterLookupName } from "../client/filters";
-import type { FilterBatcher } from "../host/batcher";
+import { FilterItemError, type FilterBatcher } from "../host/batcher";
 import { sharedClient } from "../host/runtime";
 import {
   describeRulesDiff,
+  isUnknown,
   lookupsForRules,
-  PREVIEW_UNKNOWN,
   rulesEqual,
   validateRuleValues,
   validateRules,
@@ -65,9 +67,6 @@ export interface PathFailure {
   reason: string;
 }
 
-/** True for the preview placeholder of a value computed later (checked once known). */
-export const isUnknown = (value: unknown): boolean => value === PREVIEW_UNKNOWN;
-
 /** `base` and a path below it: `filters["x"]` + `rules.rules[0]` -> `filters["x"].rules.rules[0]`. */
 export function joinPath(base: string, path: string): string {
   if (base === "") return path;
@@ -75,15 +74,19 @@ export function joinPath(base: string, path: string): string {
   return path.startsWith("[") ? `${base}${path}` : `${base}.${path}`;
 }
 
-/** Lookup values fetched during this host's run, shared by every check (issue: "cached per run"). */
-const lookupCache = new Map<string, Promise<ReadonlySet<string>>>();
+/**
+ * Lookup values fetched during this host's run, shared by every check (issue: "cached per run"). Kept
+ * per client: when the stack config names another account, its new client starts an empty cache.
+ */
+const lookupCaches = new WeakMap<InsightsClient, Map<string, Promise<ReadonlySet<string>>>>();
 
 function lookupValues(lookup: string): Promise<ReadonlySet<string>> {
+  const client = sharedClient();
+  const lookupCache = lookupCaches.get(client) ?? new Map<string, Promise<ReadonlySet<string>>>();
+  lookupCaches.set(client, lookupCache);
   const cached = lookupCache.get(lookup);
   if (cached) return cached;
-  const values = sharedClient()
-    .filters.lookup({ lookup: lookup as FilterLookupName })
-    .then((list): ReadonlySet<string> => new Set(list));
+  const values = client.filters.lookup({ lookup: lookup as FilterLookupName }).then((list): ReadonlySet<string> => new Set(list));
   // A failed lookup is not cached: the next check tries again.
   values.catch(() => lookupCache.delete(lookup));
   lookupCache.set(lookup, values);
@@ -164,16 +167,12 @@ function sameValue(property: ManagedProperty, current: unknown, desired: unknown
   return current === desired;
 }
 
-/** The managed properties whose current value differs from the desired one. */
-export function changedProperties(current: Partial<SavedFilterInput>, desired: SavedFilterInput): ManagedProperty[] {
-  return MANAGED_PROPERTIES.filter((property) => !sameValue(property, current[property], desired[property]));
-}
-
 /**
- * The managed properties a preview shows as changing: compared on canonical forms (reordering never
- * diffs, nor the server's own ordering), defaults filled in, values not known yet counted as changes.
+ * The managed properties that change from `current` to `news` (inputs as a preview sees them, or a
+ * {@link desiredState}): compared on canonical forms (reordering never diffs, nor the server's own
+ * ordering), defaults filled in, values not known yet counted as changes.
  */
-export function plannedChanges(current: Partial<SavedFilterInput>, news: Record<string, unknown>): ManagedProperty[] {
+export function plannedChanges(current: Partial<SavedFilterInput>, news: Readonly<Partial<Record<ManagedProperty, unknown>>>): ManagedProperty[] {
   return MANAGED_PROPERTIES.filter((property) => {
     const next = news[property];
     if (isUnknown(next)) return true;
@@ -216,15 +215,6 @@ export function stateOf(filter: SavedFilter): FilterState {
   };
 }
 
-/** The filter `id` read through the batcher; a filter that is gone is an error naming what to do. */
-export async function readExisting(batcher: FilterBatcher, id: string): Promise<SavedFilter> {
-  const filter = await batcher.read(id);
-  if (filter === undefined) {
-    throw new Error(`the account no longer has saved filter ${id} (deleted outside Pulumi?); \`pulumi refresh\` forgets it and the next \`pulumi up\` creates it again`);
-  }
-  return filter;
-}
-
 /**
  * Brings filter `id` from `current` (its last known state) to `desired`: one PUT item with only
  * what changed, none when nothing did. PUT merges (spec 4.8) and answers only a location, so the new
@@ -232,15 +222,37 @@ export async function readExisting(batcher: FilterBatcher, id: string): Promise<
  * operation (issue 7). `edited` and `editor` keep the values of the last read until a refresh.
  */
 export async function updateFilter(batcher: FilterBatcher, id: string, current: Partial<FilterState>, desired: SavedFilterInput): Promise<FilterState> {
-  const changed = changedProperties(current, desired);
-  if (changed.length > 0) await batcher.update(updateBody(id, changed, desired));
+  const changed = plannedChanges(current, desired);
+  try {
+    if (changed.length > 0) await batcher.update(updateBody(id, changed, desired));
+  } catch (error) {
+    throw withGoneHint(error);
+  }
   // Optional fields that are no longer declared were cleared by the PUT (null), so they go too.
   const { category: _category, subcategory: _subcategory, filterId: _filterId, ...kept } = current;
   return stateOf({ ...kept, ...desired, id } as SavedFilter);
 }
 
-/** Brings an existing filter (just created or adopted) to the declared state. */
-export async function converge(batcher: FilterBatcher, existing: SavedFilter, desired: SavedFilterInput): Promise<FilterState> {
-  if (changedProperties(existing as Partial<SavedFilterInput>, desired).length === 0) return stateOf(existing);
+/**
+ * An update refused because the filter's id is unknown (the emulator's 400 `unknown_id`, see
+ * emulator/README.md; spec 7 does not say) says what to do about a filter deleted elsewhere.
+ */
+function withGoneHint(error: unknown): unknown {
+  if (!(error instanceof FilterItemError) || !(error.cause instanceof BadRequestError) || error.cause.code !== "unknown_id") return error;
+  const hint = "deleted outside Pulumi? `pulumi refresh` forgets it and the next `pulumi up` creates it again";
+  return new FilterItemError(error.path, `${error.reason}; ${hint}`, error.cause);
+}
+
+/**
+ * Creates the declared filter (one POST per batch, a lost answer reconciled by the batcher), or takes
+ * over the account's filter `adoptId`, and brings it to the declared state.
+ */
+export async function createOrAdopt(batcher: FilterBatcher, desired: SavedFilterInput, adoptId: string | undefined): Promise<FilterState> {
+  let existing: SavedFilter | undefined;
+  if (adoptId === undefined) existing = await batcher.create(desired);
+  else {
+    existing = await batcher.read(adoptId);
+    if (existing === undefined) throw new Error(`the account has no saved filter with id ${adoptId} to adopt`);
+  }
   return updateFilter(batcher, existing.id, stateOf(existing), desired);
 }

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { issuePath } from "../client/errors";
-import { PREVIEW_UNKNOWN } from "../rules";
+import { isUnknown } from "../rules";
 import { revealed, wireSecret } from "./wire-secret";
 
 /**
@@ -53,11 +53,6 @@ export interface OptOutDeclaration {
   waitTimeoutSeconds: number;
   pollIntervalSeconds: number;
   resourceName?: string;
-}
-
-/** True for the engine's placeholder of a value not known during preview. */
-export function isUnknown(value: unknown): boolean {
-  return value === PREVIEW_UNKNOWN || (Array.isArray(value) && value.includes(PREVIEW_UNKNOWN));
 }
 
 /** Sorted distinct strings: the identity of an identifier or address list. */

@@ -1,18 +1,18 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { InternalServerError, RateLimitError } from "../client/errors";
-import { configureFromStack, report, sharedClient } from "../host/runtime";
+import { configureFromStack, report, ResourceInitFailedError, sharedClient } from "../host/runtime";
 import { identifierSetDigest, newDigestSalt } from "../pii/digest";
 import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus, type TrackedRequest } from "../pii/progress";
 import { redactor } from "../pii/redact";
 import { batchesOf, Submission } from "../pii/submission";
 import { refreshStatuses, waitUntilFinished, WaitTimeoutError } from "../pii/waiting";
+import { isUnknown } from "../rules";
 import {
   checkInputs,
   declarationOf,
   distinctSorted,
   IDENTIFIER_PROPERTIES,
-  isUnknown,
   OPT_OUT_DEFAULTS,
   PERSONAL_PROPERTIES,
   type IdentifierKind,
@@ -66,6 +66,16 @@ const StoredOutputs = z.looseObject({
   resourceName: z.string().optional(),
 });
 
+/** Whatever part of {@link StoredOutputs} a state holds: diff, read and delete accept any state. */
+const StoredParts = StoredOutputs.partial();
+type StoredParts = z.infer<typeof StoredParts>;
+
+/** The parts of `olds` that parse; none when any of them is malformed. */
+function storedParts(olds: Record<string, unknown>): StoredParts {
+  const parsed = StoredParts.safeParse(olds);
+  return parsed.success ? parsed.data : {};
+}
+
 /** One resource's run: its id, digest, progress, declaration and the redactor of its personal data. */
 interface OptOutRun {
   id: string;
@@ -75,23 +85,6 @@ interface OptOutRun {
   declaration: OptOutDeclaration;
   batches: string[][];
   redact: (text: string) => string;
-}
-
-/**
- * A failure after requests were made: the host turns an error carrying `id`, `properties` and
- * `reasons` into a partial failure, so the engine keeps the resource with these outputs and the next
- * `pulumi up` calls `update`, which resumes (dynamic-provider note).
- */
-class PartialFailureError extends Error {
-  constructor(
-    message: string,
-    readonly id: string,
-    readonly properties: Record<string, unknown>,
-    readonly reasons: string[],
-  ) {
-    super(message);
-    this.name = "PartialFailureError";
-  }
 }
 
 function labelOf(declaration: Pick<OptOutDeclaration, "resourceName">, id?: string): string {
@@ -164,7 +157,8 @@ async function advance(run: OptOutRun, refresh: boolean): Promise<void> {
 
 /**
  * The error to throw for `error` during `action`: redacted, and a partial failure (the resource
- * stays in the state with what was made) once any request is tracked or any batch handled.
+ * stays in the state with what was made, and the next `pulumi up` resumes) once any request is
+ * tracked or any batch handled.
  */
 function failureOf(run: OptOutRun, action: string, error: unknown, provider: unknown): Error {
   const label = labelOf(run.declaration, run.id);
@@ -181,7 +175,7 @@ function failureOf(run: OptOutRun, action: string, error: unknown, provider: unk
         ? "the next `pulumi up` resumes waiting and submits nothing again"
         : "the next `pulumi up` resumes from there and makes none of them again"),
   );
-  return new PartialFailureError(message, run.id, { ...outputsOf(run), __provider: provider }, [message]);
+  return new ResourceInitFailedError(message, run.id, outputsOf(run), provider, [message]);
 }
 
 /** A thrown value with the personal data of `inputs` redacted, for calls that have no run yet. */
@@ -216,12 +210,10 @@ function listOf(value: unknown): string[] | undefined {
   return Array.isArray(plain) ? distinctSorted(plain.map(String)) : undefined;
 }
 
-/** The declaration stored in outputs, as far as `diff` and `read` need it. */
-function storedDeclaration(olds: Record<string, unknown>): OptOutDeclaration {
+/** The declaration stored in outputs, as far as `diff`, `read` and `delete` need it. */
+function storedDeclaration(olds: Record<string, unknown>, stored: StoredParts = storedParts(olds)): OptOutDeclaration {
   const kind: IdentifierKind = olds.userIds !== undefined && olds.viewerIds === undefined ? "user" : "viewer";
   const emails = listOf(olds.notificationEmails);
-  const settings = StoredOutputs.partial().safeParse(olds);
-  const stored = settings.success ? settings.data : {};
   return {
     kind,
     identifiers: listOf(olds[IDENTIFIER_PROPERTIES[kind]]) ?? [],
@@ -254,19 +246,24 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
       if (isUnknown(news[property])) return true;
       return JSON.stringify(listOf(olds[property])) !== JSON.stringify(listOf(news[property]));
     });
-    const before = storedDeclaration(olds);
+    const stored = storedParts(olds);
+    const before = storedDeclaration(olds, stored);
     const settings = (["waitForCompletion", "waitTimeoutSeconds", "pollIntervalSeconds", "resourceName"] as const).filter((property) => {
       const next = news[property] ?? (property === "resourceName" ? undefined : OPT_OUT_DEFAULTS[property]);
       return isUnknown(next) || next !== before[property];
     });
-    const stored = StoredOutputs.safeParse(olds);
+    // Progress counts only in a state this provider wrote, which holds the digest (as runFrom requires).
+    const progress = stored.identifierDigest !== undefined && stored.identifierDigestSalt !== undefined
+      ? { requests: stored.requests ?? [], batchesSubmitted: stored.batchesSubmitted ?? 0 }
+      : undefined;
+    const batchCount = stored.batchCount ?? 0;
     const waitWanted = news.waitForCompletion ?? OPT_OUT_DEFAULTS.waitForCompletion;
-    const unfinished = stored.success && (
-      stored.data.batchesSubmitted < (stored.data.batchCount ?? 0) ||
-      (waitWanted !== false && !isSettled(stored.data, stored.data.batchCount ?? 0))
+    const unfinished = progress !== undefined && (
+      progress.batchesSubmitted < batchCount ||
+      (waitWanted !== false && !isSettled(progress, batchCount))
     );
     if (unfinished && replaces.length === 0) {
-      report(`${labelOf(before)}: status ${stored.data.status ?? "unknown"}; the update resumes the submission or the wait (no request is made again)`);
+      report(`${labelOf(before)}: status ${stored.status ?? "unknown"}; the update resumes the submission or the wait (no request is made again)`);
     }
     return { changes: replaces.length > 0 || settings.length > 0 || unfinished, replaces: [...replaces], deleteBeforeReplace: false };
   },

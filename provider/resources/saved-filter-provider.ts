@@ -2,10 +2,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { sharedFilterBatcher } from "../host/batcher";
 import { configureFromStack, report } from "../host/runtime";
-import type { SavedFilter, SavedFilterInput } from "../schema";
+import type { SavedFilterInput } from "../schema";
 import {
   checkFilterSpec,
-  converge,
+  createOrAdopt,
   describeRulesChange,
   desiredState,
   FilterSpec,
@@ -76,20 +76,11 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
   /** POSTs the filter, or takes over `adoptId`; a lost answer is reconciled, never duplicated. */
   async create(inputs) {
     const declared: DeclaredFilter = DeclaredFilter.parse(inputs);
-    const desired = desiredState(declared);
-    const batcher = sharedFilterBatcher();
     try {
-      let existing: SavedFilter | undefined;
-      if (declared.adoptId !== undefined) {
-        existing = await batcher.read(declared.adoptId);
-        if (existing === undefined) throw new Error(`adoptId ${declared.adoptId}: the account has no saved filter with this id`);
-      } else {
-        existing = await batcher.create(desired);
-      }
-      const outputs = outputsOf(await converge(batcher, existing, desired), declared.adoptId);
+      const outputs = outputsOf(await createOrAdopt(sharedFilterBatcher(), desiredState(declared), declared.adoptId), declared.adoptId);
       return { id: outputs.filterId, outs: outputs };
     } catch (error) {
-      throw withContext(declared.name, "create", error);
+      throw withContext(declared.name, declared.adoptId === undefined ? "create" : `create (adoptId ${declared.adoptId})`, error);
     }
   },
 

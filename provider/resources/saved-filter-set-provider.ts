@@ -1,18 +1,17 @@
 import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { FilterItemError, sharedFilterBatcher, type FilterBatcher } from "../host/batcher";
-import { configureFromStack, report } from "../host/runtime";
-import type { SavedFilter } from "../schema";
+import { FilterItemError, sharedFilterBatcher } from "../host/batcher";
+import { configureFromStack, report, ResourceInitFailedError } from "../host/runtime";
+import { isJsonObject, isUnknown } from "../rules";
 import { describeChoices } from "../schema/suggest";
 import {
-  changedProperties,
   checkFilterSpec,
-  converge,
+  createOrAdopt,
   describeRulesChange,
   desiredState,
   FilterSpec,
-  isUnknown,
+  MANAGED_PROPERTIES,
   plannedChanges,
   stateOf,
   updateFilter,
@@ -35,8 +34,8 @@ export interface SavedFilterSetOutputs {
   adopt?: Record<string, string>;
 }
 
-/** The properties a member may declare: those of a SavedFilter, `name` defaulting to the member key. */
-const MEMBER_PROPERTIES = Object.keys(FilterSpec.shape);
+/** A member's shape for messages: a SavedFilter's properties, `name` defaulting to the member key. */
+const MEMBER_SHAPE = `{${MANAGED_PROPERTIES.map((property) => (property === "rules" ? property : `${property}?`)).join(", ")}}`;
 
 const NUMERIC_ID = /^\d+$/;
 
@@ -57,10 +56,6 @@ function memberPath(key: string): string {
   return `filters[${JSON.stringify(key)}]`;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** A member's inputs with the name defaulted to its key. */
 function withDefaultName(key: string, spec: Record<string, unknown>): Record<string, unknown> {
   return spec.name === undefined ? { ...spec, name: key } : spec;
@@ -78,10 +73,10 @@ async function checkMember(key: string, spec: unknown): Promise<pulumi.dynamic.C
   const failure = (where: string, reason: string) => ({ property: "filters", reason: `${where}: ${reason}` });
   if (isUnknown(spec)) return [];
   if (key.trim() === "") return [failure(path, "member keys must be non-empty")];
-  if (!isPlainObject(spec)) return [failure(path, "must be a saved-filter spec {name?, rules, category?, subcategory?, advanced?, content?, enabled?}")];
+  if (!isJsonObject(spec)) return [failure(path, `must be a saved-filter spec ${MEMBER_SHAPE}`)];
   const failures = Object.keys(spec)
-    .filter((property) => !MEMBER_PROPERTIES.includes(property))
-    .map((property) => failure(`${path}.${property}`, `unknown property; ${describeChoices(property, MEMBER_PROPERTIES, "properties")}`));
+    .filter((property) => !(MANAGED_PROPERTIES as readonly string[]).includes(property))
+    .map((property) => failure(`${path}.${property}`, `unknown property; ${describeChoices(property, MANAGED_PROPERTIES, "properties")}`));
   const specFailures = await checkFilterSpec(withDefaultName(key, spec), path);
   return [...failures, ...specFailures.map(({ path: where, reason }) => failure(where, reason))];
 }
@@ -90,9 +85,9 @@ async function checkMember(key: string, spec: unknown): Promise<pulumi.dynamic.C
 function checkAdopt(adopt: unknown, filters: unknown): pulumi.dynamic.CheckFailure[] {
   if (adopt === undefined || isUnknown(adopt)) return [];
   const failure = (where: string, reason: string) => ({ property: "adopt", reason: `${where}: ${reason}` });
-  if (!isPlainObject(adopt)) return [failure("adopt", "must be a map from member keys to ids of existing saved filters")];
+  if (!isJsonObject(adopt)) return [failure("adopt", "must be a map from member keys to ids of existing saved filters")];
   const failures: pulumi.dynamic.CheckFailure[] = [];
-  const keys = isPlainObject(filters) ? Object.keys(filters) : undefined;
+  const keys = isJsonObject(filters) ? Object.keys(filters) : undefined;
   const adoptedBy = new Map<string, string>();
   for (const [key, id] of Object.entries(adopt)) {
     const path = `adopt[${JSON.stringify(key)}]`;
@@ -122,27 +117,6 @@ function failureMessage(failures: readonly string[], total: number): string {
   const shown = failures.slice(0, FAILURES_IN_MESSAGE).join("\n");
   const more = failures.length > FAILURES_IN_MESSAGE ? `\n… and ${failures.length - FAILURES_IN_MESSAGE} more` : "";
   return `SavedFilterSet: ${failures.length} of ${total} member changes failed (the others were applied):\n${shown}${more}`;
-}
-
-/**
- * A partial failure as the dynamic-provider host reports it (dynamic-provider note): the engine
- * keeps the resource with this id and these outputs, and the next `pulumi up` updates it. The
- * outputs carry `__provider`, which the host adds only to successful answers, so that a later
- * `delete` can still load the provider.
- */
-function partialFailure(id: string, outputs: SavedFilterSetOutputs, inputs: Record<string, unknown>, failures: string[], total: number): Error {
-  return Object.assign(new Error(failureMessage(failures, total)), {
-    id,
-    properties: { ...outputs, __provider: inputs.__provider },
-    reasons: failures,
-  });
-}
-
-/** An existing filter to adopt, read through the batcher. */
-async function adoptable(batcher: FilterBatcher, id: string): Promise<SavedFilter> {
-  const existing = await batcher.read(id);
-  if (existing === undefined) throw new Error(`the account has no saved filter with id ${id}`);
-  return existing;
 }
 
 /**
@@ -178,13 +152,11 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
     const desired = desiredState(spec);
     const id = previous?.ids[key];
     const adoptId = adopt?.[key];
-    if (id === undefined && adoptId !== undefined) {
-      attempt(key, "adopt", async () => converge(batcher, await adoptable(batcher, adoptId), desired));
-    } else if (id === undefined) {
-      attempt(key, "create", async () => converge(batcher, await batcher.create(desired), desired));
+    if (id === undefined) {
+      attempt(key, adoptId === undefined ? "create" : "adopt", () => createOrAdopt(batcher, desired, adoptId));
     } else {
       const current = states[key] ?? {};
-      if (changedProperties(current, desired).length > 0) attempt(key, "update", () => updateFilter(batcher, id, current, desired));
+      if (plannedChanges(current, desired).length > 0) attempt(key, "update", () => updateFilter(batcher, id, current, desired));
     }
   }
   const declaredKeys = new Set(members.map((member) => member.key));
@@ -207,10 +179,10 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
 function describeMember(key: string, spec: unknown, previous: Partial<SavedFilterSetOutputs>, adopt: unknown): string[] {
   const path = memberPath(key);
   if (previous.ids?.[key] === undefined) {
-    const adoptId = isPlainObject(adopt) ? adopt[key] : undefined;
+    const adoptId = isJsonObject(adopt) ? adopt[key] : undefined;
     return [`  + ${path}: added${typeof adoptId === "string" ? ` (adopting filter ${adoptId})` : ""}`];
   }
-  if (isUnknown(spec) || !isPlainObject(spec)) return [`  ~ ${path}: changes (not known until apply)`];
+  if (isUnknown(spec) || !isJsonObject(spec)) return [`  ~ ${path}: changes (not known until apply)`];
   const current = previous.filters?.[key] ?? {};
   const news = withDefaultName(key, spec);
   const changed = plannedChanges(current, news);
@@ -237,7 +209,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     if (filters === undefined) {
       failures.push({ property: "filters", reason: "filters: required, a map from member keys to saved-filter specs {name?, rules, ...}" });
     } else if (!isUnknown(filters)) {
-      if (!isPlainObject(filters)) {
+      if (!isJsonObject(filters)) {
         failures.push({ property: "filters", reason: "filters: must be a map from member keys to saved-filter specs {name?, rules, ...}" });
       } else {
         const checked = await Promise.all(Object.entries(filters).map(([key, spec]) => checkMember(key, spec)));
@@ -254,7 +226,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
    */
   async diff(_id, olds, news) {
     const previous = olds as Partial<SavedFilterSetOutputs>;
-    if (isUnknown(news.filters) || !isPlainObject(news.filters)) {
+    if (isUnknown(news.filters) || !isJsonObject(news.filters)) {
       report("SavedFilterSet: the members are not known until apply");
       return { changes: true, replaces: [], deleteBeforeReplace: false };
     }
@@ -277,7 +249,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     const { outputs, failures, total } = await apply(undefined, inputs);
     if (failures.length === 0) return { id, outs: outputs };
     if (Object.keys(outputs.ids).length === 0) throw new Error(failureMessage(failures, total));
-    throw partialFailure(id, outputs, inputs, failures, total);
+    throw new ResourceInitFailedError(failureMessage(failures, total), id, outputs, inputs.__provider, failures);
   },
 
   /** The members as the account holds them (one GET per 100); members deleted elsewhere leave the state. */
@@ -301,7 +273,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
   /** Applies the member changes with bulk calls and returns the full outputs (note, rule 6). */
   async update(id, olds, news) {
     const { outputs, failures, total } = await apply(olds as SavedFilterSetOutputs, news);
-    if (failures.length > 0) throw partialFailure(id, outputs, news, failures, total);
+    if (failures.length > 0) throw new ResourceInitFailedError(failureMessage(failures, total), id, outputs, news.__provider, failures);
     return { outs: outputs };
   },
 

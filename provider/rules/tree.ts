@@ -19,6 +19,23 @@ export const TAG_FIELD = "Tag";
  */
 export const PREVIEW_UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
+/**
+ * True for a value not known yet in a preview: {@link PREVIEW_UNKNOWN} itself, or a list that holds
+ * it (a list with one item not known yet is not known as a whole: a list of identifiers, say).
+ */
+export function isUnknown(value: unknown): boolean {
+  return value === PREVIEW_UNKNOWN || (Array.isArray(value) && value.includes(PREVIEW_UNKNOWN));
+}
+
+/**
+ * True for a JSON object (a map), not null and not an array: what checks of inputs given as plain
+ * JSON expect where a group, a leaf or a map of members belongs.
+ * @internal
+ */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** True when `node` is a group (it has `rules`), false for a leaf. */
 export function isRuleGroup(node: RuleNode): node is RuleGroup {
   return "rules" in node;

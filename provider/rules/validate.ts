@@ -4,18 +4,14 @@
  * what would be valid there, and it reports every problem at once rather than the first.
  */
 import { FILTER_FIELDS, RULE_GROUP_OPS, RULE_LEAF_OPS } from "../schema/names";
-import { closestMatch, describeChoices } from "../schema/suggest";
+import { closestMatch, describeChoices, listChoices } from "../schema/suggest";
 import type { RuleFailure } from "./failure";
-import { childPath, PREVIEW_UNKNOWN, TAG_FIELD } from "./tree";
+import { childPath, isJsonObject, isUnknown, TAG_FIELD } from "./tree";
 
 const GROUP_PROPERTIES = ["op", "rules"] as const;
 const LEAF_PROPERTIES = ["field", "op", "value", "key"] as const;
 
 type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A short description of a wrong value for a message (never its content beyond a short string). */
 function describeValue(value: unknown): string {
@@ -23,12 +19,6 @@ function describeValue(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return JSON.stringify(value);
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
-}
-
-/** The valid choices as a sentence fragment, e.g. `"and", "or"`, shortened for long lists. */
-function quoteChoices(choices: readonly string[]): string {
-  const shown = choices.slice(0, 8).map((choice) => `"${choice}"`).join(", ");
-  return choices.length > 8 ? `${shown}, … (${choices.length} in all)` : shown;
 }
 
 /** Collects failures with the did-you-mean of suggest.ts. */
@@ -42,7 +32,7 @@ class FailureList {
   /** A failure for `value` outside `choices`, with a suggestion for a near miss. */
   addChoice(path: string, what: string, value: unknown, choices: readonly string[], noun: string): void {
     if (typeof value !== "string") {
-      this.add(path, `${what} must be a string, got ${describeValue(value)}; valid ${noun} are ${quoteChoices(choices)}`);
+      this.add(path, `${what} must be a string, got ${describeValue(value)}; valid ${noun} are ${listChoices(choices)}`);
       return;
     }
     this.add(path, `${what} ${JSON.stringify(value)} is not valid; ${describeChoices(value, choices, noun)}`,
@@ -56,11 +46,6 @@ class FailureList {
       this.addChoice(`${path}.${property}`, `property`, property, known, `properties of a ${kind}`);
     }
   }
-}
-
-/** True for the preview placeholder of a value computed later: checked once it is known. */
-function isUnknown(value: unknown): boolean {
-  return value === PREVIEW_UNKNOWN;
 }
 
 /** True when `value` is one of `choices` (a closed vocabulary of names.ts). */
@@ -77,7 +62,7 @@ function looksLikeGroup(node: JsonObject): boolean {
 
 function checkNode(node: unknown, path: string, failures: FailureList): void {
   if (isUnknown(node)) return;
-  if (!isObject(node)) {
+  if (!isJsonObject(node)) {
     failures.add(path, `expected a group {op, rules} or a leaf {field, op, value}, got ${describeValue(node)}`);
     return;
   }
@@ -94,9 +79,9 @@ function checkGroup(group: JsonObject, path: string, failures: FailureList): voi
     }
   }
   const rules = group.rules;
-  if (isUnknown(rules)) return;
+  // A list holding an unknown child is still walked: its known children are checked now.
   if (!Array.isArray(rules)) {
-    failures.add(`${path}.rules`, `a group needs rules: an array of groups and leaves, got ${describeValue(rules)}`);
+    if (!isUnknown(rules)) failures.add(`${path}.rules`, `a group needs rules: an array of groups and leaves, got ${describeValue(rules)}`);
   } else if (rules.length === 0) {
     // and() would match every session and or() none: almost certainly a mistake, so refused.
     failures.add(`${path}.rules`, "a group needs at least one rule; add a rule or remove the group");
@@ -109,14 +94,14 @@ function checkLeaf(leaf: JsonObject, path: string, failures: FailureList): void 
   failures.addUnknownProperties(leaf, path, LEAF_PROPERTIES, "leaf");
   const { field, op, value, key } = leaf;
   if (field === undefined) {
-    failures.add(`${path}.field`, `a leaf needs field, one of ${quoteChoices(FILTER_FIELDS)}`);
+    failures.add(`${path}.field`, `a leaf needs field, one of ${listChoices(FILTER_FIELDS)}`);
   } else if (!isUnknown(field) && !isOneOf(field, FILTER_FIELDS)) {
     failures.addChoice(`${path}.field`, "field", field, FILTER_FIELDS, "fields");
   }
   if (op === undefined) {
-    failures.add(`${path}.op`, `a leaf needs op, one of ${quoteChoices(RULE_LEAF_OPS)}`);
+    failures.add(`${path}.op`, `a leaf needs op, one of ${listChoices(RULE_LEAF_OPS)}`);
   } else if (isOneOf(op, RULE_GROUP_OPS)) {
-    failures.add(`${path}.op`, `"${String(op)}" is a group op and a group needs rules; a leaf's op is one of ${quoteChoices(RULE_LEAF_OPS)}`);
+    failures.add(`${path}.op`, `"${String(op)}" is a group op and a group needs rules; a leaf's op is one of ${listChoices(RULE_LEAF_OPS)}`);
   } else if (!isUnknown(op) && !isOneOf(op, RULE_LEAF_OPS)) {
     failures.addChoice(`${path}.op`, "leaf op", op, RULE_LEAF_OPS, "leaf ops");
   }
@@ -147,7 +132,7 @@ function checkLeaf(leaf: JsonObject, path: string, failures: FailureList): void 
 export function validateRules(input: unknown, basePath = "rules"): RuleFailure[] {
   const failures = new FailureList();
   if (isUnknown(input)) return [];
-  if (!isObject(input)) {
+  if (!isJsonObject(input)) {
     failures.add(basePath, `rules must be a group {op: "and" | "or", rules: [...]}, got ${describeValue(input)}`);
   } else if (!looksLikeGroup(input)) {
     failures.add(basePath, `the top of a rule tree is a group, not a leaf: wrap it, e.g. {op: "and", rules: [<leaf>]} or and(<leaf>)`);

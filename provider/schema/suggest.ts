@@ -39,10 +39,18 @@ export function closestMatch(input: string, candidates: readonly string[]): stri
   return bestDistance <= Math.max(2, Math.ceil(input.length / 3)) ? best : undefined;
 }
 
+/** Choices named in a message before the list is cut short. */
+const CHOICES_SHOWN = 8;
+
+/** The choices quoted, e.g. `"and", "or"`; a long list shows its first 8 and `… (N in all)`. */
+export function listChoices(choices: readonly string[]): string {
+  const shown = choices.slice(0, CHOICES_SHOWN).map((choice) => `"${choice}"`).join(", ");
+  return choices.length > CHOICES_SHOWN ? `${shown}, … (${choices.length} in all)` : shown;
+}
+
 /** A sentence that names the valid choices: a suggestion for a near miss, else the first few. */
 export function describeChoices(input: string, candidates: readonly string[], noun: string): string {
   const suggestion = closestMatch(input, candidates);
   if (suggestion) return `did you mean "${suggestion}"?`;
-  const shown = candidates.slice(0, 8).map((candidate) => `"${candidate}"`).join(", ");
-  return `valid ${noun} are ${shown}${candidates.length > 8 ? `, … (${candidates.length} in all)` : ""}`;
+  return `valid ${noun} are ${listChoices(candidates)}`;
 }
