@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { DEV_ACCOUNT, startEmulator, type JournalEntry, type RunningEmulator } from "../emulator";
-import { FILTERS_PER_CALL } from "../provider/client/filters";
+import { FILTERS_PER_CALL } from "../provider/schema";
 import { BATCH_ENV, DEFAULT_BATCH_OPTIONS } from "../provider/host/batcher";
 import { captureDynamicResource, createTestProject, startProviderHost, type PropertyMap, type ProviderHost } from "../test/harness";
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { describeChoices } from "../../provider/schema";
+import { describeChoices, isJsonObject } from "../../provider/schema";
 import { badRequest, type HttpError } from "../http";
 
 /** A path into a request body: array indexes and object keys. */
@@ -21,11 +21,6 @@ export function valueAt(root: unknown, path: BodyPath): unknown {
     current = (current as Record<PropertyKey, unknown>)[segment];
   }
   return current;
-}
-
-/** A plain JSON object (not an array, not null). */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Says why a key the schema does not know is refused (see {@link unknownKeyMessage}). */

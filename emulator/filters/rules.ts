@@ -6,10 +6,11 @@ import {
   RuleLeaf,
   type RuleGroup,
   type RuleNode,
+  isJsonObject,
 } from "../../provider/schema";
 import { badRequest } from "../http";
 import type { World } from "../world";
-import { formatPath, isJsonObject, unknownKeyMessage, type BodyPath } from "./body-errors";
+import { formatPath, unknownKeyMessage, type BodyPath } from "./body-errors";
 
 /**
  * The deepest nesting of rule groups the emulator accepts: the emulator's choice (spec 2.7 sets no

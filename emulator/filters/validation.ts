@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { describeChoices, SavedFilterInput, SavedFilterUpdate, type RuleGroup } from "../../provider/schema";
+import { describeChoices, isJsonObject, SavedFilterInput, SavedFilterUpdate, type RuleGroup } from "../../provider/schema";
 import { badRequest, HttpError } from "../http";
 import type { World } from "../world";
-import { formatPath, isJsonObject, issueError, unknownKeyMessage, type BodyPath } from "./body-errors";
+import { formatPath, issueError, unknownKeyMessage, type BodyPath } from "./body-errors";
 import { MAX_FILTERS_PER_CALL, parseFilterId } from "./query-params";
 import { requireCategory, subcategoryValues } from "./lookups";
 import { checkRuleDepth, checkRuleSemantics } from "./rules";

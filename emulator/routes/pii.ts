@@ -3,7 +3,8 @@ import { PiiOptOutSubmission, type PiiOptOutRequest, type PiiOptOutSubmitRespons
 import { isoDate } from "../../provider/schema/common";
 import { PII_STATUSES } from "../../provider/schema/names";
 import { describeChoices } from "../../provider/schema/suggest";
-import { isJsonObject, valueAt } from "../filters/body-errors";
+import { isJsonObject } from "../../provider/schema";
+import { valueAt } from "../filters/body-errors";
 import { QueryReader } from "../filters/query-params";
 import { badRequest, notFound } from "../http";
 import { identifierKind, type IdentifierKind } from "../pii/identifiers";

@@ -20,7 +20,6 @@ import type { CallOptions } from "./transport";
 import { parseParams, zChoice } from "./validation";
 
 // Part of the client's API: its users (the provider's batcher, benchmarks) size batches with it.
-export { FILTERS_PER_CALL };
 
 /** The path of the saved-filter family (spec 4.8; the trailing slash is the spec's). */
 const BULK_FILTERS = "/bulk_filters/";
@@ -199,8 +198,8 @@ export class FiltersApi {
 
   /**
    * Creates saved filters and answers them in input order, with their ids. More than 100 are sent
-   * as several POSTs. POST is never retried (no idempotency key, api-facts): after a failure, list
-   * by name to learn what was created; a `PartialFailureError` carries the chunks that succeeded.
+   * as several POSTs. POST is retried only after a 429 (nothing was applied; no idempotency key
+   * exists, api-facts): after another failure, list by name to learn what was created; a `PartialFailureError` carries the chunks that succeeded.
    */
   async create(params: FilterCreateParams, options: CallOptions = {}): Promise<SavedFilter[]> {
     const { filters } = parseParams(FilterCreateParams, params);

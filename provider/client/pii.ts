@@ -13,7 +13,6 @@ import type { CallOptions } from "./transport";
 import { parseParams, zChoice } from "./validation";
 
 // Part of the client's API under its earlier name: the provider batches submissions with it.
-export { PII_IDENTIFIERS_PER_REQUEST as IDENTIFIERS_PER_REQUEST };
 
 const PII_OPT_OUT = "/pii-opt-out";
 
@@ -71,7 +70,8 @@ export class PiiApi {
   /**
    * Submits one opt-out request of at most 100 identifiers and answers its id, how many identifiers
    * it created and how many were ignored as submitted before (spec 2.9, api-facts: `ignored`).
-   * POST is never retried: after a failure, `list` shows whether the request was made.
+   * POST is retried only after a 429 (nothing was applied): after another failure, `list` shows
+   * whether the request was made.
    */
   async submit(params: PiiSubmitArguments, options: CallOptions = {}): Promise<PiiOptOutSubmitResponse> {
     const checked = parseParams(PiiSubmitArguments, params);

@@ -1,5 +1,6 @@
 import { ArgumentError, BadRequestError, NotFoundError, PayloadTooLargeError } from "../client/errors";
-import { FILTERS_PER_CALL, type FiltersApi } from "../client/filters";
+import type { FiltersApi } from "../client/filters";
+import { FILTERS_PER_CALL } from "../schema";
 import { isOutcomeUnknown } from "../client/retry";
 import { rulesEqual } from "../rules";
 import type { SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../schema";

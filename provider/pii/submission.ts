@@ -1,5 +1,6 @@
 import { BadRequestError } from "../client/errors";
-import { IDENTIFIERS_PER_REQUEST, type PiiApi } from "../client/pii";
+import type { PiiApi } from "../client/pii";
+import { PII_IDENTIFIERS_PER_REQUEST } from "../schema";
 import { isOutcomeUnknown } from "../client/retry";
 import { chunk } from "../client/split";
 import type { PiiOptOutRequest } from "../schema";
@@ -29,7 +30,7 @@ const LIST_LIMIT = 500;
 
 /** The identifiers in fixed batches of at most 100: sorted, so a reordered list gives the same batches. */
 export function batchesOf(identifiers: readonly string[]): string[][] {
-  return chunk([...new Set(identifiers)].sort(), IDENTIFIERS_PER_REQUEST);
+  return chunk([...new Set(identifiers)].sort(), PII_IDENTIFIERS_PER_REQUEST);
 }
 
 /** What a submission needs from its resource. */

@@ -3,7 +3,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { FilterItemError, sharedFilterBatcher } from "../host/batcher";
 import { configureFromStack, report, ResourceInitFailedError } from "../host/runtime";
-import { isJsonObject, isUnknown } from "../rules";
+import { isUnknown } from "../rules";
+import { isJsonObject } from "../schema";
 import { describeChoices } from "../schema/suggest";
 import {
   checkFilterSpec,

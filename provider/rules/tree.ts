@@ -27,15 +27,6 @@ export function isUnknown(value: unknown): boolean {
   return value === PREVIEW_UNKNOWN || (Array.isArray(value) && value.includes(PREVIEW_UNKNOWN));
 }
 
-/**
- * True for a JSON object (a map), not null and not an array: what checks of inputs given as plain
- * JSON expect where a group, a leaf or a map of members belongs.
- * @internal
- */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** True when `node` is a group (it has `rules`), false for a leaf. */
 export function isRuleGroup(node: RuleNode): node is RuleGroup {
   return "rules" in node;

@@ -6,7 +6,8 @@
 import { FILTER_FIELDS, RULE_GROUP_OPS, RULE_LEAF_OPS } from "../schema/names";
 import { closestMatch, describeChoices, listChoices } from "../schema/suggest";
 import type { RuleFailure } from "./failure";
-import { childPath, isJsonObject, isUnknown, TAG_FIELD } from "./tree";
+import { isJsonObject } from "../schema/common";
+import { childPath, isUnknown, TAG_FIELD } from "./tree";
 
 const GROUP_PROPERTIES = ["op", "rules"] as const;
 const LEAF_PROPERTIES = ["field", "op", "value", "key"] as const;

@@ -37,6 +37,14 @@ export const ErrorBody = z.looseObject({
 /** An {@link ErrorBody} after parsing. */
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
+/**
+ * True for a JSON object (a map), not null and not an array: what checks of bodies and inputs given
+ * as plain JSON expect where an object belongs (rule nodes, filter specs, request bodies).
+ */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** Formats epoch milliseconds as the ISO 8601 UTC string with milliseconds used on the wire. */
 export function isoDate(epochMs: number): string {
   return new Date(epochMs).toISOString();
