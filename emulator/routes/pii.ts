@@ -131,7 +131,8 @@ function parseSubmission(body: unknown): PiiOptOutSubmission {
   }
   const parsed = Submission.safeParse(body);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
+  // An unknown field first: `{"viewer_idd": [...]}` is a typo, not a missing viewer_id.
+  const issue = parsed.error.issues.find((candidate) => candidate.code === "unrecognized_keys") ?? parsed.error.issues[0]!;
   const field = String(issue.path[0] ?? "body");
   const at = issue.path.length > 1 ? `${field}[${String(issue.path[1])}]` : field;
   if (issue.code === "unrecognized_keys") {
