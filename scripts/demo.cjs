@@ -26,8 +26,6 @@ const path = require("node:path");
 const ROOT = path.resolve(__dirname, "..");
 const STACK = "demo";
 const STACK_CONFIG_FILE = path.join(ROOT, `Pulumi.${STACK}.yaml`);
-/** The emulator's documented dev account (every feature enabled). */
-const DEV = { clientId: "dev", clientSecret: "dev-secret" };
 /** Viewers of the emulator's data world: the opt-out example deletes their data. */
 const VIEWERS_TO_FORGET = ["viewer-000123", "viewer-000456"];
 /** The viewer whose summary the report example exports (as a secret). */
@@ -97,11 +95,12 @@ function run(command, args, options = {}) {
  * The demo data a new user sees: a saved filter "made in the console" to adopt, and the file of
  * viewers to forget, outside the repository.
  * @param {{ url: string }} emulator
+ * @param {{ clientId: string, clientSecret: string }} account
  * @param {string} workDir
  */
-async function seedDemoData(emulator, workDir) {
+async function seedDemoData(emulator, account, workDir) {
   const { InsightsClient } = require(path.join(ROOT, "dist", "provider", "client"));
-  const client = new InsightsClient({ baseUrl: emulator.url, ...DEV });
+  const client = new InsightsClient({ baseUrl: emulator.url, clientId: account.clientId, clientSecret: account.clientSecret });
   try {
     const [made] = await client.filters.create({
       filters: [
@@ -132,7 +131,8 @@ async function main() {
   // `npm run build`, without depending on how npm is installed.
   if (!process.argv.includes("--no-build")) await run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"]);
 
-  const { startEmulator } = require(path.join(ROOT, "dist", "emulator"));
+  // The demo's account is the emulator's documented dev account (every feature enabled).
+  const { startEmulator, DEV_ACCOUNT: DEV } = require(path.join(ROOT, "dist", "emulator"));
   // Real time; opt-out requests finish 4 s after they are made instead of 5 minutes.
   const emulator = await startEmulator({ port: 0, seed: 1, piiTiming: { startAfterMs: 2_000, finishAfterMs: 4_000 } });
   const workDir = mkdtempSync(path.join(tmpdir(), "insights-demo-"));
@@ -149,7 +149,7 @@ async function main() {
   let stackMade = false;
   try {
     process.stdout.write(`\nemulator: listening on ${emulator.url} (dev account: ${DEV.clientId} / ${DEV.clientSecret})\n`);
-    const demo = await seedDemoData(emulator, workDir);
+    const demo = await seedDemoData(emulator, DEV, workDir);
     mkdirSync(backend);
     await run(pulumi, ["stack", "init", STACK], { env });
     stackMade = true;

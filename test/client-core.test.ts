@@ -19,8 +19,9 @@ import {
 } from "../provider/client";
 import { resolveSettings } from "../provider/client/settings";
 import { Transport } from "../provider/client/transport";
-import { journalMark, requestsSince } from "./support/query-families";
-import { BASIC, startTestEmulator, type TestEmulator } from "./support/emulator";
+import { journalMark, requestsSince, withClient } from "./support/query-families";
+import { BASIC, startTestEmulator, useTestEmulator } from "./support/emulator";
+import { failure } from "./support/failure";
 
 // The transport, settings, errors and retry policy of the typed client, over real HTTP against the
 // emulator. Attempts are counted in the emulator's journal; waits are recorded by an injected sleep
@@ -30,11 +31,10 @@ const SECRET = "s3cr3t-H5-never-print-me";
 const ACCOUNT = { clientId: "h5-core", clientSecret: SECRET };
 const AUTHORIZATION = Buffer.from(`${ACCOUNT.clientId}:${SECRET}`).toString("base64");
 
-let emulator: TestEmulator;
+const emulator = useTestEmulator();
 const clients: InsightsClient[] = [];
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
   const added = await emulator.control("POST", "accounts", { ...ACCOUNT, features: { bulkFilters: true } });
   expect(added.status).toBe(201);
 });
@@ -43,7 +43,6 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
-  await emulator.close();
 });
 
 /** A client of the test account whose retry waits are recorded instead of slept. */
@@ -63,9 +62,6 @@ function clientWith(options: InsightsClientOptions = {}): { client: InsightsClie
 async function journal(since: number, path?: string) {
   return (await requestsSince(emulator, since)).filter((entry) => path === undefined || entry.path === path);
 }
-
-/** The error a call rejects with (the test fails if the call succeeds). */
-const failure = (call: Promise<unknown>): Promise<unknown> => call.then(() => expect.fail("expected the call to fail"), (error: unknown) => error);
 
 async function fault(rule: Record<string, unknown>): Promise<void> {
   const response = await emulator.control("POST", "faults", { account: ACCOUNT.clientId, ...rule });
@@ -213,9 +209,7 @@ describe("errors", () => {
   });
 
   it("maps 403 and 404 to their classes", async () => {
-    const basic = new InsightsClient({ baseUrl: emulator.url, ...BASIC });
-    clients.push(basic);
-    const denied = await failure(basic.filters.fields());
+    const denied = await withClient(emulator, BASIC, (basic) => failure(basic.filters.fields()));
     expect(denied).toBeInstanceOf(PermissionDeniedError);
     expect(denied).toMatchObject({ status: 403, parameter: "bulkFilters" });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PermissionDeniedError, type SessionsApi } from "../provider/client";
 import { BASIC, DEV, TEST_NOW_MS } from "./support/emulator";
-import { expectRefusedBeforeSending, journalMark, queryFamilies, requestsSince, useQueryFamilies } from "./support/query-families";
+import { expectRefusedBeforeSending, journalMark, requestsSince, useQueryFamilies, withClient } from "./support/query-families";
 
 // The sessions family of the typed client (spec 4.2 to 4.5) over real HTTP against the emulator:
 // sample sessions with their filters, viewer sessions beyond the 500 cap (split in the request
@@ -58,13 +58,9 @@ describe("sample sessions (spec 4.2)", () => {
 
   it("lists ad sessions, and answers 403 for an account without ad insights", async () => {
     const { sessions } = await context.client.sessions.listAd({ limit: 3 });
+    expect(sessions.length).toBeGreaterThan(0);
     expect(sessions.length).toBeLessThanOrEqual(3);
-    const basic = queryFamilies(context.emulator, BASIC);
-    try {
-      await expect(basic.sessions.listAd()).rejects.toBeInstanceOf(PermissionDeniedError);
-    } finally {
-      await basic.close();
-    }
+    await withClient(context.emulator, BASIC, (basic) => expect(basic.sessions.listAd()).rejects.toBeInstanceOf(PermissionDeniedError));
   });
 });
 
@@ -112,6 +108,7 @@ describe("viewer sessions beyond 500 (spec 4.3, 8)", () => {
 
   it("lists a viewer's ad sessions", async () => {
     const { sessions } = await context.client.sessions.listAdViewer({ viewerId: HEAVY_VIEWER, range: { lastDays: 1 } });
+    expect(sessions.length).toBeGreaterThan(0);
     expect(sessions.every((session) => session.viewer_id === HEAVY_VIEWER)).toBe(true);
   });
 });
@@ -136,14 +133,9 @@ describe("viewer summary and lookups (spec 4.4, 4.5)", () => {
     const available = async (sessions: SessionsApi) =>
       Object.fromEntries((await sessions.discovery()).resources.map((resource) => [resource.path, resource.available]));
     expect((await available(context.client.sessions))["/insights/3.0/sessions/ad"]).toBe(true);
-    const basic = queryFamilies(context.emulator, BASIC);
-    try {
-      const paths = await available(basic.sessions);
-      expect(paths["/insights/3.0/sessions/ad"]).toBe(false);
-      expect(paths["/insights/3.0/sessions/content"]).toBe(true);
-    } finally {
-      await basic.close();
-    }
+    const paths = await withClient(context.emulator, BASIC, (basic) => available(basic.sessions));
+    expect(paths["/insights/3.0/sessions/ad"]).toBe(false);
+    expect(paths["/insights/3.0/sessions/content"]).toBe(true);
   });
 });
 

@@ -2,7 +2,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ArgumentError, AuthenticationError, NotFoundError } from "../provider/client";
 import * as data from "../provider/data";
-import { DEV, startTestEmulator, TEST_NOW_MS, type TestEmulator } from "./support/emulator";
+import { DEV, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
+import { failure } from "./support/failure";
 import { journalMark, requestsSince } from "./support/query-families";
 
 // The Output forms inside a Pulumi program run under pulumi.runtime.setMocks, with the settings in
@@ -11,13 +12,14 @@ import { journalMark, requestsSince } from "./support/query-families";
 
 const HOUR_MS = 3_600_000;
 
-let emulator: TestEmulator;
 /** Runs inside the mock engine before the resource named "gated" is created. */
 let beforeGatedCreated: () => Promise<void> = async () => {};
 
-beforeAll(async () => {
+beforeAll(() => {
   vi.useFakeTimers({ toFake: ["Date"], now: TEST_NOW_MS });
-  emulator = await startTestEmulator();
+});
+const emulator = useTestEmulator();
+beforeAll(async () => {
   await pulumi.runtime.setMocks(
     {
       newResource: async (args) => {
@@ -37,7 +39,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await data.closeDataSourceClients();
-  await emulator?.close();
   vi.useRealTimers();
 });
 
@@ -60,7 +61,7 @@ async function outputFailure(makeOutput: () => pulumi.Output<unknown>): Promise<
   process.removeAllListeners("unhandledRejection");
   process.on("unhandledRejection", (reason) => unhandled.push(reason));
   try {
-    const error = await valueOf(makeOutput()).then(() => expect.fail("expected the Output to fail"), (reason: unknown) => reason);
+    const error = await failure(valueOf(makeOutput()));
     for (let round = 0; round < 3; round++) await new Promise((resolve) => setImmediate(resolve));
     expect(unhandled.length).toBeGreaterThan(0);
     for (const reason of unhandled) expect(reason).toBe(error);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   ArgumentError,
   AuthenticationError,
@@ -37,9 +37,11 @@ import {
   type InsightsConnection,
   type MetricPoint,
 } from "../provider/data";
-import { FILTER_FIELDS, QUALITY_SUMMARY_MEMBERS, type Session } from "../provider/schema";
-import { DEV, startTestEmulator, TEST_NOW_MS, type TestEmulator } from "./support/emulator";
+import { QUALITY_SUMMARY_MEMBERS, type Session } from "../provider/schema";
+import { DEV, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
+import { failure } from "./support/failure";
 import { journalMark, requestsSince } from "./support/query-families";
+import { SPEC_FILTER_FIELDS } from "./support/spec-values";
 
 // Every data source (Promise form) against the emulator over loopback, with explicit connection
 // settings. The client's clock is Date.now: only Date is faked, at the emulator's frozen TEST_NOW,
@@ -48,17 +50,17 @@ import { journalMark, requestsSince } from "./support/query-families";
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-let emulator: TestEmulator;
+beforeAll(() => {
+  vi.useFakeTimers({ toFake: ["Date"], now: TEST_NOW_MS });
+});
+const emulator = useTestEmulator();
 let connection: InsightsConnection;
 
-beforeAll(async () => {
-  vi.useFakeTimers({ toFake: ["Date"], now: TEST_NOW_MS });
-  emulator = await startTestEmulator();
+beforeAll(() => {
   connection = { baseUrl: emulator.url, ...DEV };
 });
 afterAll(async () => {
   await closeDataSourceClients();
-  await emulator?.close();
   vi.useRealTimers();
 });
 
@@ -68,9 +70,6 @@ async function raw(path: string, query: Record<string, string | string[] | numbe
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body;
 }
-
-/** The error a call rejects with (the test fails if the call succeeds). */
-const failure = (call: Promise<unknown>): Promise<unknown> => call.then(() => expect.fail("expected the call to fail"), (error: unknown) => error);
 
 /** A wire time series as the data sources lay it out. */
 const wirePoints = (timeSeries: any[], read: (point: any) => number | undefined): MetricPoint[] =>
@@ -359,7 +358,7 @@ describe("saved filters and lookups (spec 4.8)", () => {
   });
 
   it("getFilterFields answers the filter field names of spec 2.7", async () => {
-    expect((await getFilterFields({ connection })).fields.sort()).toEqual([...FILTER_FIELDS].sort());
+    expect((await getFilterFields({ connection })).fields.sort()).toEqual([...SPEC_FILTER_FIELDS].sort());
   });
 });
 
@@ -387,51 +386,35 @@ describe("PII opt-out requests (spec 4.10)", () => {
 });
 
 describe("settings", () => {
-  const env = { ...process.env };
-  const restore = () => {
-    for (const name of ["INSIGHTS_BASE_URL", "INSIGHTS_CLIENT_ID", "INSIGHTS_CLIENT_SECRET"]) {
-      if (env[name] === undefined) delete process.env[name];
-      else process.env[name] = env[name];
-    }
-  };
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
 
   it("reads missing settings from the environment, each setting on its own", async () => {
-    process.env.INSIGHTS_CLIENT_ID = DEV.clientId;
-    process.env.INSIGHTS_CLIENT_SECRET = DEV.clientSecret;
-    try {
-      expect((await getFilterFields({ connection: { baseUrl: emulator.url } })).fields).toHaveLength(FILTER_FIELDS.length);
-      process.env.INSIGHTS_BASE_URL = emulator.url;
-      expect((await getFilterFields()).fields).toHaveLength(FILTER_FIELDS.length);
-    } finally {
-      restore();
-    }
+    vi.stubEnv("INSIGHTS_CLIENT_ID", DEV.clientId);
+    vi.stubEnv("INSIGHTS_CLIENT_SECRET", DEV.clientSecret);
+    expect((await getFilterFields({ connection: { baseUrl: emulator.url } })).fields).toHaveLength(SPEC_FILTER_FIELDS.length);
+    vi.stubEnv("INSIGHTS_BASE_URL", emulator.url);
+    expect((await getFilterFields()).fields).toHaveLength(SPEC_FILTER_FIELDS.length);
   });
 
   it("explicit settings win over the environment; a refused secret never shows in the error", async () => {
-    process.env.INSIGHTS_CLIENT_SECRET = DEV.clientSecret;
-    try {
-      const error = await failure(getKpis({ connection: { baseUrl: emulator.url, clientId: "dev", clientSecret: "h8-wrong-secret" } }));
-      expect(error).toBeInstanceOf(AuthenticationError);
-      expect(JSON.stringify(error) + String(error) + (error as Error).stack).not.toContain("h8-wrong-secret");
-    } finally {
-      restore();
-    }
+    vi.stubEnv("INSIGHTS_CLIENT_SECRET", DEV.clientSecret);
+    const error = await failure(getKpis({ connection: { baseUrl: emulator.url, clientId: "dev", clientSecret: "h8-wrong-secret" } }));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(JSON.stringify(error) + String(error) + (error as Error).stack).not.toContain("h8-wrong-secret");
   });
 
   it("a setting found nowhere rejects with a SettingsError naming the three places", async () => {
-    delete process.env.INSIGHTS_CLIENT_SECRET;
-    try {
-      const call = getKpis({ connection: { baseUrl: emulator.url, clientId: "dev" } });
-      expect(call).toBeInstanceOf(Promise);
-      const error = await failure(call);
-      expect(error).toBeInstanceOf(SettingsError);
-      expect((error as SettingsError).option).toBe("clientSecret");
-      expect((error as Error).message).toContain("connection.clientSecret");
-      expect((error as Error).message).toContain("pulumi config set --secret insights:clientSecret");
-      expect((error as Error).message).toContain("INSIGHTS_CLIENT_SECRET");
-    } finally {
-      restore();
-    }
+    vi.stubEnv("INSIGHTS_CLIENT_SECRET", undefined);
+    const call = getKpis({ connection: { baseUrl: emulator.url, clientId: "dev" } });
+    expect(call).toBeInstanceOf(Promise);
+    const error = await failure(call);
+    expect(error).toBeInstanceOf(SettingsError);
+    expect((error as SettingsError).option).toBe("clientSecret");
+    expect((error as Error).message).toContain("connection.clientSecret");
+    expect((error as Error).message).toContain("pulumi config set --secret insights:clientSecret");
+    expect((error as Error).message).toContain("INSIGHTS_CLIENT_SECRET");
   });
 
   it("the client's own checks apply: plain HTTP to a remote host is refused", async () => {

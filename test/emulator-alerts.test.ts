@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AlertDetail, AlertList, ALERT_SEVERITIES, type AlertSummary } from "../provider/schema";
-import { BASIC, startTestEmulator, TEST_NOW, TEST_NOW_MS, type TestEmulator } from "./support/emulator";
+import { BASIC, startTestEmulator, TEST_NOW, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
 
 const CONTENT = "/insights/2.6/ai-alerts/content-metrics";
 const AD = "/insights/2.6/ai-alerts/ad-metrics";
@@ -8,14 +8,8 @@ const DAY_MS = 86_400_000;
 const POINT_MEMBERS = ["info", "warning", "critical", "end"] as const;
 
 describe("emulator AI alerts (spec 2.8, 3.2, 4.9)", () => {
-  let emulator: TestEmulator;
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-  });
-  afterAll(() => emulator.close());
-  beforeEach(async () => {
-    await emulator.control("POST", "clock", { set: TEST_NOW });
-  });
+  // Tests move the clock: each starts again at TEST_NOW.
+  const emulator = useTestEmulator({}, { resetEach: true });
 
   const list = async (path: string, query: Record<string, string | number> = {}) => {
     const response = await emulator.get(path, query);
@@ -208,15 +202,17 @@ describe("emulator AI alerts (spec 2.8, 3.2, 4.9)", () => {
 
   it("serves ad alerts only to accounts with ad insights (403 otherwise)", async () => {
     const alerts = await list(AD);
+    expect(alerts.length).toBeGreaterThan(0);
     for (const alert of alerts) {
       expect(alert.alert_type).toBe("ad");
       expect(["BITRATE", "BUFFERINGRATIO", "VSF"]).toContain(alert.alert_metric.name);
     }
-    if (alerts[0]) expect((await detail(AD, alerts[0].id)).id).toBe(alerts[0].id);
+    const [first] = alerts;
+    expect((await detail(AD, first!.id)).id).toBe(first!.id);
     const denied = await emulator.get(AD, {}, BASIC);
     expect(denied.status).toBe(403);
     expect(denied.body).toMatchObject({ error: "feature_not_enabled", parameter: "adInsights" });
-    expect((await emulator.get(`${AD}/${alerts[0]?.id ?? "x"}`, {}, BASIC)).status).toBe(403);
+    expect((await emulator.get(`${AD}/${first!.id}`, {}, BASIC)).status).toBe(403);
     expect((await emulator.get(CONTENT, {}, BASIC)).status).toBe(200);
   });
 });

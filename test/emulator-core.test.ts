@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, TEST_NOW, type TestEmulator } from "./support/emulator";
+import { describe, expect, it } from "vitest";
+import { TEST_NOW, useTestEmulator } from "./support/emulator";
 
 describe("emulator core: auth, control plane, faults, journal", () => {
-  let emulator: TestEmulator;
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-  });
-  afterAll(() => emulator.close());
+  const emulator = useTestEmulator();
 
   it("answers health with the frozen clock", async () => {
     const health = await emulator.control("GET", "health");

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   DimensionTagList, FilterReferenceList, GroupByDimensionList, GroupByResponse, KpiList, MetricDimensionReferenceList,
   MetricResponse, METRIC_NAMES, METRIC_VALUE_FIELDS,
@@ -10,7 +10,7 @@ import { KPI_SETS } from "../emulator/metrics/kpis";
 import { plainBounds, rankGroups, renderGroupBy, renderPlain } from "../emulator/metrics/render";
 import { ERROR_CODE_READERS } from "../emulator/world/flags";
 import type { SessionRecord } from "../emulator/world/types";
-import { BASIC, DEV, startTestEmulator, TEST_NOW_MS, type TestEmulator } from "./support/emulator";
+import { BASIC, DEV, startTestEmulator, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -211,11 +211,7 @@ const DAY = 24 * HOUR;
 const PAST_HOUR = { start_date: "2026-11-20T03:00:00Z", end_date: "2026-11-20T04:00:00Z" };
 
 describe("emulator metrics over HTTP (spec 2.4, 4.6, 4.7, 7, 8)", () => {
-  let emulator: TestEmulator;
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-  });
-  afterAll(() => emulator.close());
+  const emulator = useTestEmulator();
 
   type Account = { clientId: string; clientSecret: string };
   const ok = async (path: string, query: Record<string, string | string[] | number> = {}, account: Account = DEV) => {

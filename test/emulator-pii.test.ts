@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PiiOptOutRequest, PiiOptOutRequestList, PiiOptOutSubmitResponse } from "../provider/schema";
-import { BASIC, startTestEmulator, TEST_NOW, TEST_NOW_MS, type TestEmulator } from "./support/emulator";
+import { BASIC, startTestEmulator, TEST_NOW, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
 
 const PATH = "/pii-opt-out";
 const MINUTE_MS = 60_000;
 const iso = (epochMs: number) => new Date(epochMs).toISOString();
 
 describe("emulator PII opt-out (spec 2.9, 3.1, 4.10)", () => {
-  let emulator: TestEmulator;
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-  });
-  afterAll(() => emulator.close());
-  beforeEach(async () => {
-    await emulator.control("POST", "reset");
-    await emulator.control("POST", "clock", { set: TEST_NOW });
-  });
+  const emulator = useTestEmulator({}, { resetEach: true });
 
   const submit = (body: unknown, account?: typeof BASIC) =>
     emulator.call("POST", PATH, { body, ...(account ? { account } : {}) });
@@ -135,6 +127,7 @@ describe("emulator PII opt-out (spec 2.9, 3.1, 4.10)", () => {
     [{ viewer_id: ["viewer-000060"], "@notification_email": ["not-an-address"] }, "@notification_email", "not-an-address"],
     [{ viewer_id: ["viewer-000060"], "@notification_email": "a@example.com" }, "@notification_email", "array of e-mail"],
     [{ viewer_id: ["viewer-000060"], notification_email: ["a@example.com"] }, "notification_email", 'did you mean "@notification_email"'],
+    [{ viewer_idd: ["viewer-000060"] }, "viewer_idd", 'did you mean "viewer_id"'],
     [["viewer-000060"], "body", "JSON object"],
   ])("refuses the invalid body %j with 400 naming %s", async (body, parameter, message) => {
     const response = await submit(body);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DiscoveryList, SessionDimensionList, SessionList, ViewerSummary } from "../provider/schema";
-import { BASIC, startTestEmulator, TEST_NOW_MS, type TestEmulator } from "./support/emulator";
+import { BASIC, startTestEmulator, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
 
 const CONTENT = "/insights/3.0/sessions/content";
 const AD = "/insights/3.0/sessions/ad";
@@ -19,11 +19,7 @@ const lastHours = (hours: number, endMs = TEST_NOW_MS) => ({ start_epoch_ms: end
 type Session = SessionList["sessions"][number];
 
 describe("sessions API (spec 4.2-4.5)", () => {
-  let emulator: TestEmulator;
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-  });
-  afterAll(() => emulator.close());
+  const emulator = useTestEmulator();
 
   async function sessions(path: string, query: Record<string, string | string[] | number> = {}): Promise<Session[]> {
     const response = await emulator.get(path, query);

@@ -238,6 +238,7 @@ describe("data world: anomalies", () => {
       return inWindow.filter((session) => session.dimensions[anomaly.dimension] === anomaly.entity).length / inWindow.length;
     };
     const drops = anomalies.filter((anomaly) => anomaly.alertMetric === "PCP" && anomaly.peakSeverity !== "info");
+    expect(drops.length).toBeGreaterThan(0);
     for (const anomaly of drops) {
       const shifts = [-2 * DAY_MS, -DAY_MS, DAY_MS, 2 * DAY_MS].filter((shift) =>
         anomaly.startMs + shift > TEST_NOW_MS - 14 * DAY_MS && anomaly.endMs + shift < TEST_NOW_MS);

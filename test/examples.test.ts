@@ -3,12 +3,12 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   builtModule, captureRegistrations, destroy, isSecret, REPOSITORY_ROOT, secret, startProviderHost, up,
   type ProviderHost, type Registration, type ResourceState,
 } from "./harness";
-import { DEV, startTestEmulator, type TestEmulator } from "./support/emulator";
+import { DEV, useTestEmulator } from "./support/emulator";
 import type * as ReportModule from "../examples/report";
 
 /**
@@ -44,7 +44,8 @@ function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
 }
 
 describe("the examples program through the provider host", () => {
-  let emulator: TestEmulator;
+  // PII requests finish at once: the example waits for FINISHED.
+  const emulator = useTestEmulator({ piiTiming: { startAfterMs: 0, finishAfterMs: 0 } });
   let host: ProviderHost;
   let workDir: string;
   let adoptedId: string;
@@ -55,8 +56,6 @@ describe("the examples program through the provider host", () => {
   const listedFilters = async (): Promise<Array<{ id: string; name: string }>> => (await emulator.get("/bulk_filters/")).body.filters;
 
   beforeAll(async () => {
-    // PII requests finish at once: the example waits for FINISHED.
-    emulator = await startTestEmulator({ piiTiming: { startAfterMs: 0, finishAfterMs: 0 } });
     // A filter made in the console, which the filters example adopts.
     const made = await emulator.call("POST", "/bulk_filters/", { body: [{ name: "Roku (made in the console)", rules: { op: "and", rules: [{ field: "Device Manufacturer", op: "contains", value: "Roku" }] } }] });
     adoptedId = String(made.body[0].id);
@@ -83,7 +82,6 @@ describe("the examples program through the provider host", () => {
   });
   afterAll(async () => {
     await host?.close();
-    await emulator?.close();
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
@@ -149,26 +147,22 @@ describe("the examples program through the provider host", () => {
 });
 
 describe("the report example", () => {
-  let emulator: TestEmulator;
-  const savedEnvironment = { ...process.env };
+  const emulator = useTestEmulator();
 
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-  });
   afterAll(async () => {
-    process.env = savedEnvironment;
+    vi.unstubAllEnvs();
     await (requireFromRoot("pulumi-insights") as typeof import("../provider")).closeDataSourceClients();
-    await emulator?.close();
   });
 
   it("exports the top ISPs by rebuffering, the active critical alerts and a secret viewer summary", async () => {
     // Settings from the environment this time (INSIGHTS_*), the viewer from the stack config.
-    Object.assign(process.env, {
+    const environment = {
       INSIGHTS_BASE_URL: emulator.url,
       INSIGHTS_CLIENT_ID: DEV.clientId,
       INSIGHTS_CLIENT_SECRET: DEV.clientSecret,
       ...stackConfigEnv({ "insights:reportViewerId": "viewer-000001" }, ["insights:reportViewerId"]),
-    });
+    };
+    for (const [name, value] of Object.entries(environment)) vi.stubEnv(name, value);
     const runtime = requireFromRoot("@pulumi/pulumi") as typeof pulumi;
     const { report } = requireFromRoot(builtModule("dist/examples/report.js")) as typeof ReportModule;
     const outputs = report();
@@ -196,14 +190,7 @@ describe("the report example", () => {
 });
 
 describe("the opt-out ids from a secret config value", () => {
-  let emulator: TestEmulator;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-  });
-  afterAll(async () => {
-    await emulator?.close();
-  });
+  const emulator = useTestEmulator();
 
   const capture = (config: Record<string, string>) =>
     captureRegistrations({

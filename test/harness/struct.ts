@@ -5,13 +5,14 @@
  * so what a test writes is what travels and what comes back can be compared as it is.
  */
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { PREVIEW_UNKNOWN } from "../../provider/rules";
 
 /** The key that marks a special Pulumi value in a Struct (the SDK's `runtime.specialSigKey`). */
 export const SPECIAL_SIGNATURE_KEY = "4dabf18193072939515e22adb298388d";
 /** The signature of a secret (the SDK's `runtime.specialSecretSig`). */
 export const SECRET_SIGNATURE = "1b47061264138c4ac30d75fd1eb44270";
 /** The value the engine sends for a value not known yet during a preview (`runtime.unknownValue`). */
-export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export const UNKNOWN_VALUE = PREVIEW_UNKNOWN;
 
 /** A JSON object as the wire carries it. */
 export type PropertyMap = Record<string, unknown>;

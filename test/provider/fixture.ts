@@ -28,12 +28,17 @@ export interface ProviderFixture {
   close(): Promise<void>;
 }
 
-/** What to start: the resource class to capture and the environment of the host (batch tuning). */
+/** What to start: the resource class to capture, and the project directory and environment of the host (batch tuning). */
 export interface FixtureOptions {
   module: string;
   exportName: string;
   args: unknown[];
   hostEnv?: Record<string, string>;
+  /**
+   * The host's project directory, for example the repository itself (REPOSITORY_ROOT). By default a
+   * fresh test project whose node_modules resolve pulumi-insights, removed on close.
+   */
+  projectDir?: string;
 }
 
 /**
@@ -45,7 +50,8 @@ export const STEADY_BATCHING = { INSIGHTS_BATCH_WINDOW_MS: "200", INSIGHTS_BATCH
 /** Starts a {@link ProviderFixture}. */
 export async function startProviderFixture(options: FixtureOptions): Promise<ProviderFixture> {
   const emulator = await startTestEmulator();
-  const project: TestProject = createTestProject();
+  // A given directory is the user's: it is used as it is and left in place.
+  const project: TestProject = options.projectDir === undefined ? createTestProject() : { dir: options.projectDir, remove: () => {} };
   const [captured, host] = await Promise.all([
     captureDynamicResource({ module: options.module, exportName: options.exportName, args: options.args }),
     startProviderHost({ projectDir: project.dir, env: { ...STEADY_BATCHING, ...options.hostEnv } }),

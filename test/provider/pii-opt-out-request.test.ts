@@ -5,6 +5,7 @@ import {
 } from "../harness";
 import { matchesIdentifierSetDigest } from "../../provider/pii/digest";
 import type { TestEmulator } from "../support/emulator";
+import { failure } from "../support/failure";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
@@ -39,8 +40,11 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     }
     return wire;
   };
-  const journal = async () => (await emulator.control("GET", "requests")).body.requests as Array<{ method: string; path: string; query: string; status: number; reset?: boolean }>;
-  const posts = async () => (await journal()).filter((entry) => entry.method === "POST" && entry.path === "/pii-opt-out");
+  /** The journal position when the current test began (after the reset). */
+  let testStart: number;
+  /** The API requests the emulator answered since `mark`, by default since the test began. */
+  const journal = (mark = testStart) => fixture.requestsSince(mark);
+  const posts = () => journal().filter((entry) => entry.method === "POST" && entry.path === "/pii-opt-out");
   const stored = async (id: string) => (await emulator.get("/pii-opt-out", { id })).body as { identifiers: { viewer_id: string[] }; status: string };
   const submitDirectly = async (ids: string[]) => {
     const answer = await emulator.call("POST", "/pii-opt-out", { body: { viewer_id: remember(ids) } });
@@ -59,7 +63,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     for (const value of personal) expect(text, `"${value}" in plain text`).not.toContain(value);
   };
   const failureOf = async (attempt: Promise<unknown>): Promise<ProviderCallError> => {
-    const error = await attempt.then(() => expect.fail("expected the call to fail"), (reason: unknown) => reason);
+    const error = await failure(attempt);
     expect(error).toBeInstanceOf(ProviderCallError);
     errors.push((error as ProviderCallError).message);
     return error as ProviderCallError;
@@ -82,6 +86,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
   afterAll(() => fixture?.close());
   beforeEach(async () => {
     await emulator.control("POST", "reset");
+    testStart = fixture.mark();
   });
 
   it("serializes a small provider that names its implementation and holds no personal data", () => {
@@ -123,7 +128,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
 
     const requestId = (outputs.requests as Array<{ id: string }>)[0]!.id;
     expect((await stored(requestId)).identifiers.viewer_id).toEqual(["life-viewer-1", "life-viewer-2"]);
-    expect(await posts()).toHaveLength(1);
+    expect(posts()).toHaveLength(1);
     // The service e-mailed the address when the request finished (spec 3.1, 6).
     const emails = (await emulator.control("GET", "emails")).body.emails as Array<{ request_id: string; to: string[] }>;
     expect(emails).toEqual([expect.objectContaining({ request_id: requestId, to: ["dpo@example.com"] })]);
@@ -143,13 +148,13 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     const held = await Promise.all(requests.map(async (request) => (await stored(request.id)).identifiers.viewer_id));
     expect(held.map((list) => list.length)).toEqual([100, 100, 50]);
     expect(new Set(held.flat())).toEqual(new Set(ids));
-    expect(await posts()).toHaveLength(3);
+    expect(posts()).toHaveLength(3);
 
     await advanceClock("PT10M");
     const refreshed = await refresh(host, state);
     expect(refreshed?.outputs).toMatchObject({ status: "FINISHED" });
     expect((refreshed!.outputs.requests as Array<{ status: string }>).map((request) => request.status)).toEqual(["FINISHED", "FINISHED", "FINISHED"]);
-    expect(await posts()).toHaveLength(3);
+    expect(posts()).toHaveLength(3);
     expectNoPersonalData(plainText(refreshed));
   });
 
@@ -167,7 +172,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     });
     expect((await stored(requests[0]!.id)).identifiers.viewer_id).toEqual(["again-viewer-3", "again-viewer-4"]);
     await shown("again", `following earlier request(s) ${earlier}`, since);
-    expect(await posts()).toHaveLength(2); // the direct one and the resource's
+    expect(posts()).toHaveLength(2); // the direct one and the resource's
   });
 
   it("adopts the earlier requests when the service rejects a request whose identifiers were all submitted before", async () => {
@@ -186,7 +191,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     ]));
     expect(state.outputs.requests).toHaveLength(2);
     // One POST was refused (400 all_identifiers_previously_submitted), and nothing else was sent.
-    expect((await posts()).map((entry) => entry.status)).toEqual([201, 201, 400]);
+    expect(posts().map((entry) => entry.status)).toEqual([201, 201, 400]);
   });
 
   it("records the requests on a wait timeout, and the next up resumes waiting without submitting again", async () => {
@@ -210,7 +215,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     expect(resumed.state.id).toBe(state.id);
     expect(resumed.state.outputs).toMatchObject({ status: "FINISHED", requests: [{ id: request!.id, status: "FINISHED" }] });
     await shown("timeout", "the update resumes", since);
-    expect(await posts()).toHaveLength(1);
+    expect(posts()).toHaveLength(1);
   });
 
   it("keeps what a failure half-way made, and the next up submits only the batches not handled", async () => {
@@ -237,7 +242,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     ]);
     // Batch 2 was sent again (its outcome was not recorded) and refused as all previously submitted:
     // the service made one request per batch and nothing twice.
-    expect((await posts()).map((entry) => entry.status)).toEqual([201, 201, 201, 400, 201]);
+    expect(posts().map((entry) => entry.status)).toEqual([201, 201, 201, 400, 201]);
     const listed = (await emulator.get("/pii-opt-out")).body.requests as Array<{ identifiers: { viewer_id: string[] } }>;
     expect(listed.flatMap((request) => request.identifiers.viewer_id).sort()).toEqual(ids);
   });
@@ -247,7 +252,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     const since = host.diagnostics.length;
     const { state } = await up(host, inputs("lost", { viewerIds: ["lost-viewer-1", "lost-viewer-2", "lost-viewer-3"], waitForCompletion: false }));
     await shown("lost", "nothing is sent again", since);
-    expect(await posts()).toEqual([expect.objectContaining({ reset: true })]);
+    expect(posts()).toEqual([expect.objectContaining({ reset: true })]);
     const listed = (await emulator.get("/pii-opt-out")).body.requests as Array<{ id: string }>;
     expect(listed).toHaveLength(1);
     expect(state.outputs).toMatchObject({ requests: [{ id: listed[0]!.id, origin: "submitted", identifiers: 3, created: 3, ignored: 0 }] });
@@ -256,7 +261,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
   it("sends again when the connection dropped before the server saw the submission", async () => {
     await emulator.control("POST", "faults", { method: "POST", path: "/pii-opt-out", reset: "before", times: 1 });
     const { state } = await up(host, inputs("dropped", { viewerIds: ["dropped-viewer-1"], waitForCompletion: false }));
-    expect((await posts()).map((entry) => entry.reset ?? false)).toEqual([true, false]);
+    expect(posts().map((entry) => entry.reset ?? false)).toEqual([true, false]);
     const listed = (await emulator.get("/pii-opt-out")).body.requests as Array<{ id: string }>;
     expect((state.outputs.requests as Array<{ id: string }>).map((request) => request.id)).toEqual(listed.map((request) => request.id));
   });
@@ -275,7 +280,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     const settingChanged = await host.diff(first.state.id, first.state.outputs, inputs("swap", { ...base, waitTimeoutSeconds: 60 }));
     expect(settingChanged).toMatchObject({ changes: "some", replaces: [] });
 
-    await emulator.control("DELETE", "requests");
+    const replacing = fixture.mark();
     const since = host.diagnostics.length;
     const second = await up(host, inputs("swap", { ...base, viewerIds: ["swap-viewer-3", ...base.viewerIds] }), first.state);
     expect(second.operation).toBe("replace");
@@ -292,11 +297,11 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     expect(second.state.outputs.identifierDigest).not.toBe(first.state.outputs.identifierDigest);
     // Deleting the replaced resource said so and sent nothing (a deletion cannot be withdrawn).
     await shown("swap", new RegExp(`removed from the state only: .* keeps processing ${old!.id}`), since);
-    expect((await journal()).filter((entry) => entry.method !== "GET" && entry.method !== "POST")).toEqual([]);
+    expect(journal(replacing).filter((entry) => entry.method !== "GET" && entry.method !== "POST")).toEqual([]);
 
-    await emulator.control("DELETE", "requests");
+    const destroying = fixture.mark();
     await destroy(host, second.state);
-    expect(await journal()).toEqual([]);
+    expect(journal(destroying)).toEqual([]);
     expect((await emulator.get("/pii-opt-out")).body.requests).toHaveLength(2);
   });
 
@@ -304,9 +309,9 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     const attempt = up(host, inputs("invalid", {
       viewerIds: ["ok-viewer", ""], userIds: ["user-000001"], notificationEmails: ["not-an-address-check"], pollIntervalSeconds: 0,
     }));
-    const failure = await attempt.then(() => expect.fail("check should fail"), (error: unknown) => error);
-    expect(failure).toBeInstanceOf(CheckFailedError);
-    const reasons = (failure as CheckFailedError).failures.map((item) => `${item.property}: ${item.reason}`);
+    const refused = await failure(attempt);
+    expect(refused).toBeInstanceOf(CheckFailedError);
+    const reasons = (refused as CheckFailedError).failures.map((item) => `${item.property}: ${item.reason}`);
     expect(reasons).toEqual(expect.arrayContaining([
       "viewerIds: viewerIds[1]: must be a non-empty string",
       "notificationEmails: notificationEmails[0]: must be an e-mail address",
@@ -316,7 +321,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     errors.push(...reasons);
     const empty = await host.check({}, inputs("invalid", { viewerIds: [] }));
     expect(empty.failures.map((item) => item.reason)).toEqual(["viewerIds: must list at least one identifier"]);
-    expect(await journal()).toEqual([]);
+    expect(journal()).toEqual([]);
   });
 
   it("redacts identifiers the service quotes in an error, and never shows personal data in plain text", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CheckFailedError, destroy, ProviderCallError, refresh, stateAfterFailure, up, type PropertyMap } from "../harness";
+import { failure } from "../support/failure";
 import { startProviderFixture, summarize, type ProviderFixture } from "./fixture";
 
 /**
@@ -133,9 +134,8 @@ describe("SavedFilterSet through the dynamic-provider host", () => {
 
   it("keeps what was applied when one member fails, names the member, and completes on the next up", async () => {
     const filters = { ...episodes(30), bad: { ...episode(99), category: "NOPE" } };
-    const failure = await up(fixture.host, inputs({ filters })).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(ProviderCallError);
-    const error = failure as ProviderCallError;
+    const error = (await failure(up(fixture.host, inputs({ filters })))) as ProviderCallError;
+    expect(error).toBeInstanceOf(ProviderCallError);
     expect(error.message).toMatch(/1 of 31 member changes failed/);
     expect(error.partial?.reasons).toEqual([expect.stringMatching(/^filters\["bad"\]\.category: unknown category "NOPE"/)]);
     const partial = stateAfterFailure(error, inputs({ filters }))!;

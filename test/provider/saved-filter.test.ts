@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CheckFailedError, destroy, refresh, up, type PropertyMap, type ProviderHost } from "../harness";
 import { DEV, type TestEmulator } from "../support/emulator";
+import { failure } from "../support/failure";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
@@ -34,7 +35,6 @@ describe("SavedFilter through the dynamic-provider host", () => {
   /** The inputs the engine would send for `new SavedFilter(name, args)`. */
   const inputs = (args: Record<string, unknown>): PropertyMap => fixture.inputs(args);
   const listed = async (): Promise<Array<Record<string, any>>> => fixture.listed();
-  const journal = async () => (await emulator.control("GET", "requests")).body.requests as Array<{ method: string; path: string; status: number; reset?: boolean }>;
 
   beforeAll(async () => {
     fixture = await startProviderFixture({ module: MODULE, exportName: "SavedFilter", args: ["us", { name: "US and Canada", rules: usRules }] });
@@ -64,13 +64,13 @@ describe("SavedFilter through the dynamic-provider host", () => {
     const same = await up(host, inputs({ name: "US and Canada", rules: usRulesShuffled, category: "GEO", subcategory: "Country" }), created.state);
     expect(same.operation).toBe("same");
 
-    await emulator.control("DELETE", "requests");
+    const mark = fixture.mark();
     const renamed = await up(host, inputs({ name: "North America", rules: usRulesShuffled, subcategory: "Country", category: "GEO", advanced: true }), created.state);
     expect(renamed.operation).toBe("update");
     expect(renamed.state.id).toBe(created.state.id);
     expect(renamed.state.outputs).toMatchObject({ name: "North America", advanced: true });
     // Only what changed is sent (spec 4.8: PUT merges).
-    const puts = (await journal()).filter((entry) => entry.method === "PUT");
+    const puts = fixture.requestsSince(mark).filter((entry) => entry.method === "PUT");
     expect(puts).toHaveLength(1);
 
     const cleared = await up(host, inputs({ name: "North America", rules: usRules, advanced: true }), renamed.state);
@@ -131,19 +131,21 @@ describe("SavedFilter through the dynamic-provider host", () => {
 
   it("does not leave two filters behind when the create answer is lost after the server committed", async () => {
     await emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", reset: "after-write", times: 1 });
+    const mark = fixture.mark();
     const created = await up(host, inputs({ name: "US and Canada", rules: usRules }));
     const filters = await listed();
     expect(filters).toHaveLength(1);
     expect(created.state.id).toBe(filters[0]!.id);
-    const posts = (await journal()).filter((entry) => entry.method === "POST");
+    const posts = fixture.requestsSince(mark).filter((entry) => entry.method === "POST");
     expect(posts).toEqual([expect.objectContaining({ reset: true })]);
   });
 
   it("posts again when the connection dropped before the server saw the create", async () => {
     await emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", reset: "before", times: 1 });
+    const mark = fixture.mark();
     const created = await up(host, inputs({ name: "US and Canada", rules: usRules }));
     expect((await listed()).map((filter) => filter.id)).toEqual([created.state.id]);
-    expect((await journal()).filter((entry) => entry.method === "POST")).toHaveLength(2);
+    expect(fixture.requestsSince(mark).filter((entry) => entry.method === "POST")).toHaveLength(2);
   });
 
   it("fails check with the exact path and a suggestion, before anything is sent", async () => {
@@ -179,11 +181,11 @@ describe("SavedFilter through the dynamic-provider host", () => {
   it("keeps the credential out of outputs, diagnostics and errors", async () => {
     const { state } = await up(host, inputs({ name: "US and Canada", rules: usRules }));
     await emulator.control("POST", "faults", { path: "/bulk_filters*", status: 500, times: 10 });
-    const failure = await up(host, inputs({ name: "Renamed", rules: usRules }), state).catch((error: Error) => error);
-    expect(failure).toBeInstanceOf(Error);
-    expect(String((failure as Error).message)).toMatch(/SavedFilter "Renamed": update failed/);
+    const error = await failure(up(host, inputs({ name: "Renamed", rules: usRules }), state));
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toMatch(/SavedFilter "Renamed": update failed/);
     const authorization = Buffer.from(`${DEV.clientId}:${DEV.clientSecret}`).toString("base64");
-    const everything = JSON.stringify([state, (failure as Error).message, host.diagnostics, host.stdout, host.stderr]);
+    const everything = JSON.stringify([state, (error as Error).message, host.diagnostics, host.stdout, host.stderr]);
     expect(everything).not.toContain(DEV.clientSecret);
     expect(everything).not.toContain(authorization);
   });

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 
 /** The frozen "now" of test emulators: every test sees the same data world. */
@@ -9,6 +10,12 @@ export const TEST_NOW_MS = Date.parse(TEST_NOW);
 export const DEV = { clientId: "dev", clientSecret: "dev-secret" } as const;
 export const BASIC = { clientId: "basic", clientSecret: "basic-secret" } as const;
 
+/** The HTTP Basic credentials of an emulator account. */
+export interface Credentials {
+  clientId: string;
+  clientSecret: string;
+}
+
 /** A raw HTTP answer. */
 export interface RawResponse {
   status: number;
@@ -19,9 +26,9 @@ export interface RawResponse {
 /** A test emulator with raw-HTTP helpers (loopback, real sockets, no client of ours). */
 export interface TestEmulator extends RunningEmulator {
   /** Sends an API request with HTTP Basic credentials (dev by default). */
-  call(method: string, path: string, options?: { query?: Record<string, string | string[] | number>; body?: unknown; account?: { clientId: string; clientSecret: string } | null }): Promise<RawResponse>;
+  call(method: string, path: string, options?: { query?: Record<string, string | string[] | number>; body?: unknown; account?: Credentials | null }): Promise<RawResponse>;
   /** GET shorthand of {@link call}. */
-  get(path: string, query?: Record<string, string | string[] | number>, account?: { clientId: string; clientSecret: string } | null): Promise<RawResponse>;
+  get(path: string, query?: Record<string, string | string[] | number>, account?: Credentials | null): Promise<RawResponse>;
   /** Calls the control plane under `/_emulator/`. */
   control(method: string, path: string, body?: unknown): Promise<RawResponse>;
 }
@@ -60,5 +67,52 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     call,
     get: (path, query, account) => call("GET", path, { ...(query ? { query } : {}), ...(account === undefined ? {} : { account }) }),
     control: (method, path, body) => request(method, new URL(`/_emulator/${path.replace(/^\//, "")}`, emulator.url).toString(), body, {}),
+  };
+}
+
+/** How {@link useTestEmulator} treats the state between tests. */
+export interface TestEmulatorLifecycle {
+  /**
+   * Before each test, `POST /_emulator/reset`: accounts back to their configuration (no filters, no
+   * PII requests), the clock back to TEST_NOW, fault rules and journal cleared. Off by default, for
+   * files whose tests share what an earlier hook or test made.
+   */
+  resetEach?: boolean;
+}
+
+/**
+ * Starts a test emulator before the tests of the enclosing file or describe block and closes it after
+ * them. The answer stands for that emulator: use it inside hooks and tests (before the first
+ * `beforeAll` has run there is no emulator yet, and using it throws). Hooks registered after this call
+ * run after the emulator started, and their `afterAll` before it closes.
+ */
+export function useTestEmulator(options: EmulatorOptions = {}, { resetEach = false }: TestEmulatorLifecycle = {}): TestEmulator {
+  let running: TestEmulator | undefined;
+  const started = (): TestEmulator => {
+    if (!running) throw new Error("useTestEmulator: the emulator is used before its beforeAll has run; use it inside hooks and tests");
+    return running;
+  };
+  beforeAll(async () => {
+    running = await startTestEmulator(options);
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  if (resetEach) {
+    beforeEach(async () => {
+      expect((await started().control("POST", "reset")).status).toBe(200);
+    });
+  }
+  return {
+    get url() {
+      return started().url;
+    },
+    get state() {
+      return started().state;
+    },
+    close: () => started().close(),
+    call: (method, path, callOptions) => started().call(method, path, callOptions),
+    get: (path, query, account) => started().get(path, query, account),
+    control: (method, path, body) => started().control(method, path, body),
   };
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import { InsightsClient, type InsightsClientOptions } from "../../provider/client";
 import { ArgumentError } from "../../provider/client/errors";
-import { DEV, startTestEmulator, TEST_NOW_MS, type TestEmulator } from "./emulator";
+import { DEV, TEST_NOW_MS, useTestEmulator, type Credentials, type TestEmulator, type TestEmulatorLifecycle } from "./emulator";
+import { failure } from "./failure";
 
 /**
  * The typed client over real HTTP to a test emulator, with the client's clock at the emulator's
@@ -10,14 +11,21 @@ import { DEV, startTestEmulator, TEST_NOW_MS, type TestEmulator } from "./emulat
  */
 export function queryFamilies(
   emulator: TestEmulator,
-  account: { clientId: string; clientSecret: string } = DEV,
+  account: Credentials = DEV,
   options: Pick<InsightsClientOptions, "retry"> = { retry: { maxRetries: 0 } },
-): QueryFamilies {
+): InsightsClient {
   return new InsightsClient({ baseUrl: emulator.url, ...account, ...options, env: {}, now: () => TEST_NOW_MS });
 }
 
-/** The families of one account, sharing one transport. */
-export type QueryFamilies = InsightsClient;
+/** Runs `use` with a {@link queryFamilies} client of `account`, and closes the client after, whatever happens. */
+export async function withClient<T>(emulator: TestEmulator, account: Credentials, use: (client: InsightsClient) => Promise<T>): Promise<T> {
+  const client = queryFamilies(emulator, account);
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
 
 /** One API request as the emulator's journal records it (emulator/journal.ts). */
 export interface JournalEntry {
@@ -41,28 +49,33 @@ export async function requestsSince(emulator: TestEmulator, mark: number): Promi
 }
 
 /**
- * Starts a test emulator and a client of it for the file's tests (and stops them after); read
- * `context.emulator` and `context.client` inside tests. Retries are off unless `options` say.
+ * Starts a test emulator ({@link useTestEmulator}, reset before each test with `resetEach`) and a dev
+ * client of it for the file's tests, and stops them after; read `context.emulator` and
+ * `context.client` inside tests. Retries are off unless `options` say.
  */
-export function useQueryFamilies(options?: Pick<InsightsClientOptions, "retry">): { emulator: TestEmulator; client: QueryFamilies } {
-  const context = {} as { emulator: TestEmulator; client: QueryFamilies };
-  beforeAll(async () => {
-    context.emulator = await startTestEmulator();
+export function useQueryFamilies(
+  options?: Pick<InsightsClientOptions, "retry">,
+  lifecycle?: TestEmulatorLifecycle,
+): { emulator: TestEmulator; client: InsightsClient } {
+  const context = { emulator: useTestEmulator({}, lifecycle) } as { emulator: TestEmulator; client: InsightsClient };
+  beforeAll(() => {
     context.client = queryFamilies(context.emulator, DEV, options);
   });
   afterAll(async () => {
     await context.client.close();
-    await context.emulator.close();
   });
   return context;
 }
 
-/** Asserts that `call` rejects with an ArgumentError at `path` whose message holds `message`, and sent nothing. */
-export async function expectRefusedBeforeSending(emulator: TestEmulator, call: () => Promise<unknown>, path: string, message: string): Promise<void> {
+/**
+ * Asserts that `call` rejects with an ArgumentError at `path` whose message holds `message` (a string
+ * is a substring, as in `toMatch`) or matches it (a RegExp), and that nothing was sent.
+ */
+export async function expectRefusedBeforeSending(emulator: TestEmulator, call: () => Promise<unknown>, path: string, message: string | RegExp): Promise<void> {
   const mark = await journalMark(emulator);
-  const error = await call().then(() => undefined, (thrown: unknown) => thrown);
-  expect(error).toBeInstanceOf(ArgumentError);
-  expect((error as ArgumentError).path).toBe(path);
-  expect((error as ArgumentError).message).toContain(message);
+  const error = await failure(call());
+  expect(error, path).toBeInstanceOf(ArgumentError);
+  expect((error as ArgumentError).path, path).toBe(path);
+  expect((error as ArgumentError).message, path).toMatch(message);
   expect(await requestsSince(emulator, mark)).toHaveLength(0);
 }
