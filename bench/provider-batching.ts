@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { DEV_ACCOUNT, startEmulator, type JournalEntry, type RunningEmulator } from "../emulator";
 import { FILTERS_PER_CALL } from "../provider/schema";
-import { BATCH_ENV, DEFAULT_BATCH_OPTIONS } from "../provider/host/batcher";
+import { BATCH_ENV, DEFAULT_BATCH_OPTIONS } from "../provider/resources/saved-filter/batcher";
 import { captureDynamicResource, createTestProject, startProviderHost, type PropertyMap, type ProviderHost } from "../test/harness";
 
 /**
@@ -260,8 +260,8 @@ export async function run(options: Partial<ProviderBenchOptions> = {}): Promise<
   const project = createTestProject({ name: "insights-bench-project" });
   try {
     const [resourceProvider, setProvider, noopProvider] = await Promise.all([
-      captureDynamicResource({ module: "dist/provider/resources/saved-filter.js", exportName: "SavedFilter", args: ["f", episodeSpec(0)] }),
-      captureDynamicResource({ module: "dist/provider/resources/saved-filter-set.js", exportName: "SavedFilterSet", args: ["s", { filters: {} }] }),
+      captureDynamicResource({ module: "dist/provider/index.js", exportName: "SavedFilter", args: ["f", episodeSpec(0)] }),
+      captureDynamicResource({ module: "dist/provider/index.js", exportName: "SavedFilterSet", args: ["s", { filters: {} }] }),
       captureDynamicResource({ module: "dist/bench/noop-provider.js", exportName: "NoopResource", args: ["n", {}] }),
     ]);
     const runs = new Map<string, Run>();

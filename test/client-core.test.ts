@@ -17,8 +17,8 @@ import {
   TimeoutError,
   type InsightsClientOptions,
 } from "../provider/client";
-import { resolveSettings } from "../provider/client/settings";
-import { Transport } from "../provider/client/transport";
+import { resolveSettings } from "../provider/client/core/settings";
+import { Transport } from "../provider/client/core/transport";
 import { journalMark, requestsSince, withClient } from "./support/query-families";
 import { BASIC, startTestEmulator, useTestEmulator } from "./support/emulator";
 import { failure } from "./support/failure";

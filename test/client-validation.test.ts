@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ArgumentError, PayloadTooLargeError } from "../provider/client/errors";
+import { ArgumentError, PayloadTooLargeError } from "../provider/client/core/errors";
 import { GROUP_BY_SHAPE, mergeByMembers, mergeByTime, PLAIN_SHAPE, single } from "../provider/client/metric-merge";
 import { GroupByResult, MetricResult } from "../provider/client/metric-results";
-import { chunk, chunkWithPinned, dedupeBy, fetchHalving, granularityGrid, halveInterval, splitIntoWindows, type Grid } from "../provider/client/split";
+import { chunk, chunkWithPinned, dedupeBy, fetchHalving, granularityGrid, halveInterval, splitIntoWindows, type Grid } from "../provider/client/core/split";
 import {
   checkRangeLimits,
   checkTimeRange,
@@ -14,7 +14,7 @@ import {
   resolveRange,
   type Interval,
   type RangePolicy,
-} from "../provider/client/time-range";
+} from "../provider/client/core/time-range";
 import {
   checkChoiceList,
   checkFilterArguments,
@@ -22,7 +22,7 @@ import {
   checkGroupByDimension,
   checkKnownKeys,
   checkMetricName,
-} from "../provider/client/validation";
+} from "../provider/client/core/validation";
 import { METRIC_FILTER_NAMES, SESSION_FILTER_NAMES, timestampOf, type MetricResponse } from "../provider/schema";
 
 // Pure unit tests of the client's argument checks, splitting and merging (no I/O). The same logic

@@ -7,10 +7,10 @@ import {
   ResponseValidationError,
   TimeoutError,
   type HttpMethod,
-} from "../provider/client/errors";
-import { backoffDelay, decideRetry, DEFAULT_RETRY_OPTIONS, isOutcomeUnknown, parseRetryAfter, type RetryOptions } from "../provider/client/retry";
+} from "../provider/client/core/errors";
+import { backoffDelay, decideRetry, DEFAULT_RETRY_OPTIONS, isOutcomeUnknown, parseRetryAfter, type RetryOptions } from "../provider/client/core/retry";
 
-// Pure unit tests of the retry policy (provider/client/retry.ts): no HTTP, no clock.
+// Pure unit tests of the retry policy (provider/client/core/retry.ts): no HTTP, no clock.
 
 const request = { method: "GET" as const, path: "/kpis" };
 const policy: RetryOptions = { ...DEFAULT_RETRY_OPTIONS, maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1_000, budgetMs: 10_000, random: () => 0.5 };

@@ -1,11 +1,11 @@
 import { AD_ALERT_METRICS, AlertDetail, AlertList, ALERT_SEVERITIES, ALERT_STATUSES, CONTENT_ALERT_METRICS } from "../schema";
-import { ArgumentError } from "./errors";
-import { QueryFamily } from "./family";
-import type { QueryParams } from "./request";
-import { dedupeBy, splitIntoWindows } from "./split";
-import { checkTimeRange, DAY_MS, type ExplicitRange, type RangePolicy, rangeQuery } from "./time-range";
-import type { CallOptions } from "./transport";
-import { checkChoiceList, checkKnownKeys } from "./validation";
+import { ArgumentError } from "./core/errors";
+import { QueryFamily } from "./core/family";
+import type { QueryParams } from "./core/request";
+import { dedupeBy, splitIntoWindows } from "./core/split";
+import { checkTimeRange, DAY_MS, type ExplicitRange, type RangePolicy, rangeQuery } from "./core/time-range";
+import type { CallOptions } from "./core/transport";
+import { checkChoiceList, checkKnownKeys } from "./core/validation";
 
 /**
  * The AI alerts API family (spec 4.9): lists of content and ad alerts with every filter, and the

@@ -13,11 +13,11 @@ import {
   SavedFilterUpdate,
   SavedFilterUpdateResponse,
 } from "../schema";
-import { sendChunks } from "./split";
-import { NotFoundError } from "./errors";
-import type { Requester } from "./request";
-import type { CallOptions } from "./transport";
-import { parseParams, zChoice } from "./validation";
+import { sendChunks } from "./core/split";
+import { NotFoundError } from "./core/errors";
+import type { Requester } from "./core/request";
+import type { CallOptions } from "./core/transport";
+import { parseParams, zChoice } from "./core/validation";
 
 // Part of the client's API: its users (the provider's batcher, benchmarks) size batches with it.
 

@@ -3,8 +3,8 @@ import { FiltersApi } from "./filters";
 import { MetricsApi } from "./metrics";
 import { PiiApi } from "./pii";
 import { SessionsApi } from "./sessions";
-import { resolveSettings, type InsightsClientOptions } from "./settings";
-import { Transport } from "./transport";
+import { resolveSettings, type InsightsClientOptions } from "./core/settings";
+import { Transport } from "./core/transport";
 
 /**
  * The typed client of the Insights API (spec section 4). Every family has the same method shape,
@@ -65,7 +65,7 @@ export * from "./alerts";
 export * from "./metrics";
 export * from "./metric-results";
 export * from "./sessions";
-export { PartialFailureError } from "./split";
+export { PartialFailureError } from "./core/split";
 export {
   ApiError,
   ArgumentError,
@@ -87,11 +87,11 @@ export {
   type ApiErrorDetails,
   type HttpMethod,
   type RequestDescription,
-} from "./errors";
+} from "./core/errors";
 export * from "./filters";
 export * from "./pii";
-export type { QueryParams, QueryValue, Requester, RequestOptions } from "./request";
-export type { DateInput, ExplicitRange, LastDaysRange, LastMinutesRange, TimeRange } from "./time-range";
+export type { QueryParams, QueryValue, Requester, RequestOptions } from "./core/request";
+export type { DateInput, ExplicitRange, LastDaysRange, LastMinutesRange, TimeRange } from "./core/time-range";
 export type {
   AcceptedMetricName,
   ErrorFilterName,
@@ -103,7 +103,7 @@ export type {
   SessionFilterName,
   SessionFilters,
   TagFilters,
-} from "./validation";
-export { DEFAULT_RETRY_OPTIONS, type RetryOptions } from "./retry";
-export { DEFAULT_CLIENT_OPTIONS, SETTINGS_ENV, type InsightsClientOptions } from "./settings";
-export type { CallOptions } from "./transport";
+} from "./core/validation";
+export { DEFAULT_RETRY_OPTIONS, type RetryOptions } from "./core/retry";
+export { DEFAULT_CLIENT_OPTIONS, SETTINGS_ENV, type InsightsClientOptions } from "./core/settings";
+export type { CallOptions } from "./core/transport";

@@ -1,5 +1,5 @@
 import type { DimensionalDatum, GroupByPoint, GroupByResponse, MetricMembers, MetricResponse, TimeSeriesPoint } from "../schema";
-import type { Interval } from "./time-range";
+import type { Interval } from "./core/time-range";
 
 /**
  * Merging the answers of a metric query that was split (spec 8 limits made invisible): metric

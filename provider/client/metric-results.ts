@@ -9,7 +9,7 @@ import {
   type QUALITY_SUMMARY_MEMBERS,
   type ValueField,
 } from "../schema";
-import { ArgumentError } from "./errors";
+import { ArgumentError } from "./core/errors";
 import type { GroupByMerged, PlainMerged, WindowTotal } from "./metric-merge";
 
 /**

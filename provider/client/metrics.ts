@@ -10,12 +10,12 @@ import {
   MetricResponse,
   answeredMetrics,
 } from "../schema";
-import { ArgumentError, PayloadTooLargeError } from "./errors";
+import { ArgumentError, PayloadTooLargeError } from "./core/errors";
 import { GROUP_BY_SHAPE, type Merged, mergeByMembers, mergeByTime, PLAIN_SHAPE, single } from "./metric-merge";
 import { GroupByResult, MetricResult } from "./metric-results";
-import { QueryFamily } from "./family";
-import type { QueryParams, Requester } from "./request";
-import { chunk, chunkWithPinned, fetchHalving, granularityGrid, splitIntoWindows } from "./split";
+import { QueryFamily } from "./core/family";
+import type { QueryParams, Requester } from "./core/request";
+import { chunk, chunkWithPinned, fetchHalving, granularityGrid, splitIntoWindows } from "./core/split";
 import {
   type CheckedRange,
   checkRangeLimits,
@@ -31,8 +31,8 @@ import {
   type RangePolicy,
   rangeQuery,
   resolveRange,
-} from "./time-range";
-import type { CallOptions } from "./transport";
+} from "./core/time-range";
+import type { CallOptions } from "./core/transport";
 import {
   type AcceptedMetricName,
   checkChoice,
@@ -48,7 +48,7 @@ import {
   type Granularity,
   type GroupByName,
   type MetricFilters,
-} from "./validation";
+} from "./core/validation";
 
 /**
  * The metrics API family (spec 4.6), historical or real time. Arguments are checked before any

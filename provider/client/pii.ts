@@ -8,9 +8,9 @@ import {
   PiiOptOutSubmission,
   PiiOptOutSubmitResponse,
 } from "../schema";
-import type { Requester } from "./request";
-import type { CallOptions } from "./transport";
-import { parseParams, zChoice } from "./validation";
+import type { Requester } from "./core/request";
+import type { CallOptions } from "./core/transport";
+import { parseParams, zChoice } from "./core/validation";
 
 // Part of the client's API under its earlier name: the provider batches submissions with it.
 

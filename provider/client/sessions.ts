@@ -1,9 +1,9 @@
 import { isIP } from "node:net";
 import { DiscoveryList, type Session, SessionDimensionList, SessionList, SESSION_FILTER_NAMES, ViewerSummary } from "../schema";
-import { ArgumentError } from "./errors";
-import { QueryFamily } from "./family";
-import type { QueryParams, Requester } from "./request";
-import { dedupeBy, fetchHalving } from "./split";
+import { ArgumentError } from "./core/errors";
+import { QueryFamily } from "./core/family";
+import type { QueryParams, Requester } from "./core/request";
+import { dedupeBy, fetchHalving } from "./core/split";
 import {
   checkRangeLimits,
   checkTimeRange,
@@ -14,9 +14,9 @@ import {
   type RangePolicy,
   rangeQuery,
   resolveRange,
-} from "./time-range";
-import type { CallOptions } from "./transport";
-import { checkFilterArguments, checkInteger, checkKnownKeys, type FilterArguments, type SessionFilters } from "./validation";
+} from "./core/time-range";
+import type { CallOptions } from "./core/transport";
+import { checkFilterArguments, checkInteger, checkKnownKeys, type FilterArguments, type SessionFilters } from "./core/validation";
 
 /**
  * The sessions API family (spec 4.2 to 4.5): sample content and ad sessions with their filters,

@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
  * client, one connection pool, one batcher for every resource), and state written by an older
  * version keeps working after an upgrade.
  *
- * @param implementation A specifier such as `pulumi-insights/dist/provider/resources/saved-filter-provider.js`,
+ * @param implementation A specifier such as `pulumi-insights/dist/provider/resources/saved-filter/provider.js`,
  *   resolved in the host from the Pulumi project directory.
  */
 export function hostedProvider(implementation: string): pulumi.dynamic.ResourceProvider {

@@ -11,7 +11,7 @@ import type { PropertyMap } from "./struct";
 
 /** What to construct: `new <export>(...args)` (or a call) from a built module. */
 export interface CaptureOptions {
-  /** The module, relative to the repository root (e.g. `dist/provider/resources/saved-filter.js`). */
+  /** The module, relative to the repository root (e.g. `dist/provider/index.js`, the package entry a program imports). */
   module: string;
   /** The export to construct: a resource class, or with `construct: "call"` a function. */
   exportName: string;

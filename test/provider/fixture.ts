@@ -43,7 +43,7 @@ export interface FixtureOptions {
 
 /**
  * A quiet window wide enough that a burst of gRPC calls on a busy 2-core machine always lands in one
- * batch, so request counts are deterministic (host/batcher.ts; timing itself is for benchmarks).
+ * batch, so request counts are deterministic (provider/resources/saved-filter/batcher.ts; timing itself is for benchmarks).
  */
 export const STEADY_BATCHING = { INSIGHTS_BATCH_WINDOW_MS: "200", INSIGHTS_BATCH_MAX_WAIT_MS: "5000" };
 

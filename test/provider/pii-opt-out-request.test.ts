@@ -3,7 +3,7 @@ import {
   CheckFailedError, destroy, isSecret, ProviderCallError, refresh, secret, stateAfterFailure, UNKNOWN_VALUE, up,
   type Diagnostic, type PropertyMap, type ProviderHost, type ResourceState,
 } from "../harness";
-import { matchesIdentifierSetDigest } from "../../provider/pii/digest";
+import { matchesIdentifierSetDigest } from "../../provider/resources/pii-opt-out-request/digest";
 import type { TestEmulator } from "../support/emulator";
 import { failure } from "../support/failure";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
@@ -13,7 +13,7 @@ import { startProviderFixture, type ProviderFixture } from "./fixture";
  * emulator whose clock the tests drive (spec 3.1: ENQUEUED after 0, STARTED after 1 min, FINISHED
  * after 5 min by default): what `pulumi up/refresh/destroy` would do (pulumi-dynamic-providers note).
  */
-const MODULE = "dist/provider/resources/pii-opt-out-request.js";
+const MODULE = "dist/provider/index.js";
 /** Fast polling: the emulator's clock is moved by the tests, not by waiting. */
 const FAST = { pollIntervalSeconds: 0.05, waitTimeoutSeconds: 20 };
 
@@ -90,7 +90,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
   });
 
   it("serializes a small provider that names its implementation and holds no personal data", () => {
-    expect(providerText).toContain("pulumi-insights/dist/provider/resources/pii-opt-out-request-provider.js");
+    expect(providerText).toContain("pulumi-insights/dist/provider/resources/pii-opt-out-request/provider.js");
     expect(providerText.length).toBeLessThan(4_000);
     expectNoPersonalData(providerText);
   });

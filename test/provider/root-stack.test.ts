@@ -13,7 +13,7 @@ describe("the repository as the Pulumi project", () => {
 
   beforeAll(async () => {
     fixture = await startProviderFixture({
-      module: "dist/provider/resources/saved-filter.js",
+      module: "dist/provider/index.js",
       exportName: "SavedFilter",
       args: ["ca", { name: "Canada", rules }],
       projectDir: REPOSITORY_ROOT,

@@ -25,7 +25,7 @@ describe("SavedFilterSet through the dynamic-provider host", () => {
 
   beforeAll(async () => {
     fixture = await startProviderFixture({
-      module: "dist/provider/resources/saved-filter-set.js",
+      module: "dist/provider/index.js",
       exportName: "SavedFilterSet",
       args: ["cities", { filters: { paris: { rules: cityRules("Paris") } } }],
     });
@@ -39,7 +39,7 @@ describe("SavedFilterSet through the dynamic-provider host", () => {
   });
 
   it("serializes a small provider that names its implementation", () => {
-    expect(fixture.providerText).toContain("pulumi-insights/dist/provider/resources/saved-filter-set-provider.js");
+    expect(fixture.providerText).toContain("pulumi-insights/dist/provider/resources/saved-filter/set-provider.js");
     expect(fixture.providerText.length).toBeLessThan(4_000);
   });
 

@@ -8,7 +8,7 @@ import { startProviderFixture, type ProviderFixture } from "./fixture";
  * SavedFilter through the real dynamic-provider host over gRPC, from the tsc build, against the
  * emulator: what `pulumi preview/up/refresh/destroy` would do (pulumi-dynamic-providers note).
  */
-const MODULE = "dist/provider/resources/saved-filter.js";
+const MODULE = "dist/provider/index.js";
 
 const usRules = {
   op: "and",
@@ -46,7 +46,7 @@ describe("SavedFilter through the dynamic-provider host", () => {
   });
 
   it("serializes a small provider that names its implementation and holds no setting", () => {
-    expect(providerText).toContain("pulumi-insights/dist/provider/resources/saved-filter-provider");
+    expect(providerText).toContain("pulumi-insights/dist/provider/resources/saved-filter/provider.js");
     expect(providerText.length).toBeLessThan(4_000);
     expect(providerText).not.toContain(DEV.clientSecret);
     expect(providerText).not.toContain(emulator.url);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import { InsightsClient, type InsightsClientOptions } from "../../provider/client";
-import { ArgumentError } from "../../provider/client/errors";
+import { ArgumentError } from "../../provider/client/core/errors";
 import { DEV, TEST_NOW_MS, useTestEmulator, type Credentials, type TestEmulator, type TestEmulatorLifecycle } from "./emulator";
 import { failure } from "./failure";
 

@@ -1,4 +1,4 @@
-import { isoDate } from "../schema";
+import { isoDate } from "../../schema";
 import { ArgumentError } from "./errors";
 import type { QueryParams } from "./request";
 

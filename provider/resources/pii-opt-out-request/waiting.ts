@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { NotFoundError } from "../client/errors";
-import type { PiiApi } from "../client/pii";
+import { NotFoundError } from "../../client/core/errors";
+import type { PiiApi } from "../../client/pii";
 import { describeStatuses, isSettled, type SubmissionProgress } from "./progress";
 
 /**

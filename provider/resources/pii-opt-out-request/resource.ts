@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { hostedProvider, packageModule } from "../host/shim";
-import type { OverallStatus, TrackedRequest } from "../pii/progress";
-import { PERSONAL_PROPERTIES } from "./pii-opt-out-request-inputs";
+import { hostedProvider, packageModule } from "../../host/shim";
+import type { OverallStatus, TrackedRequest } from "./progress";
+import { PERSONAL_PROPERTIES } from "./inputs";
 
 /** Inputs of a {@link PiiOptOutRequest} (spec 4.10). Give `viewerIds` or `userIds`, not both. */
 export interface PiiOptOutRequestArgs {
@@ -40,7 +40,7 @@ export class PiiOptOutRequest extends pulumi.dynamic.Resource {
   declare readonly identifierKind: pulumi.Output<"viewer" | "user">;
   /** How many distinct identifiers the resource declares. */
   declare readonly identifierCount: pulumi.Output<number>;
-  /** Salted scrypt digest of the identifier set and its salt (see `pulumi-insights/dist/provider/pii/digest.js`). */
+  /** Salted scrypt digest of the identifier set and its salt (see `pulumi-insights/dist/provider/resources/pii-opt-out-request/digest.js`). */
   declare readonly identifierDigest: pulumi.Output<string>;
   declare readonly identifierDigestSalt: pulumi.Output<string>;
   /** Every request that processes the identifiers: id, status, origin, counts. */
@@ -77,4 +77,4 @@ export class PiiOptOutRequest extends pulumi.dynamic.Resource {
   }
 }
 
-const piiOptOutRequestProvider = hostedProvider(packageModule("resources/pii-opt-out-request-provider"));
+const piiOptOutRequestProvider = hostedProvider(packageModule("resources/pii-opt-out-request/provider"));

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { InsightsClient } from "../client";
-import { BadRequestError } from "../client/errors";
-import type { FilterLookupName } from "../client/filters";
-import { FilterItemError, type FilterBatcher } from "../host/batcher";
-import { sharedClient } from "../host/runtime";
+import type { InsightsClient } from "../../client";
+import { BadRequestError } from "../../client/core/errors";
+import type { FilterLookupName } from "../../client/filters";
+import { FilterItemError, type FilterBatcher } from "./batcher";
+import { sharedClient } from "../../host/runtime";
 import {
   describeRulesDiff,
   isUnknown,
@@ -12,8 +12,8 @@ import {
   validateRuleValues,
   validateRules,
   type RuleFailure,
-} from "../rules";
-import type { RuleGroup, SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../schema";
+} from "../../rules";
+import type { RuleGroup, SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../../schema";
 
 /**
  * What SavedFilter and SavedFilterSet share about one declared saved filter (spec 2.7, 4.8): its

@@ -1,4 +1,4 @@
-import { ErrorBody } from "../schema";
+import { ErrorBody } from "../../schema";
 
 /**
  * The one error hierarchy of the typed client. Every value the client throws is an

@@ -13,7 +13,7 @@ import {
   type QUALITY_SUMMARY,
   SESSION_BOOLEAN_FILTER_NAMES,
   type SESSION_DIMENSION_FILTER_NAMES,
-} from "../schema";
+} from "../../schema";
 import { ArgumentError, describeIssues, issuePath } from "./errors";
 import type { QueryParams } from "./request";
 import { DAY_MS, HOUR_MS, MINUTE_MS, WEEK_MS } from "./time-range";

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { RuleGroup } from "../schema";
-import { hostedProvider, packageModule } from "../host/shim";
+import type { RuleGroup } from "../../schema";
+import { hostedProvider, packageModule } from "../../host/shim";
 
 /** Inputs of a {@link SavedFilter} (spec 2.7). */
 export interface SavedFilterArgs {
@@ -78,4 +78,4 @@ export class SavedFilter extends pulumi.dynamic.Resource {
   }
 }
 
-const savedFilterProvider = hostedProvider(packageModule("resources/saved-filter-provider"));
+const savedFilterProvider = hostedProvider(packageModule("resources/saved-filter/provider"));

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { hostedProvider, packageModule } from "../host/shim";
-import type { FilterState } from "./filter-spec";
-import type { SavedFilterArgs } from "./saved-filter";
+import { hostedProvider, packageModule } from "../../host/shim";
+import type { FilterState } from "./spec";
+import type { SavedFilterArgs } from "./resource";
 
 /** One member of a {@link SavedFilterSet}: the properties of a SavedFilter, the name defaulting to the member key. */
 export type SavedFilterSpec = Omit<SavedFilterArgs, "name" | "adoptId"> & {
@@ -57,4 +57,4 @@ export class SavedFilterSet extends pulumi.dynamic.Resource {
   }
 }
 
-const savedFilterSetProvider = hostedProvider(packageModule("resources/saved-filter-set-provider"));
+const savedFilterSetProvider = hostedProvider(packageModule("resources/saved-filter/set-provider"));

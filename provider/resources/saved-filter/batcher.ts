@@ -1,10 +1,10 @@
-import { ArgumentError, BadRequestError, NotFoundError, PayloadTooLargeError } from "../client/errors";
-import type { FiltersApi } from "../client/filters";
-import { FILTERS_PER_CALL } from "../schema";
-import { isOutcomeUnknown } from "../client/retry";
-import { rulesEqual } from "../rules";
-import type { SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../schema";
-import { report, sharedClient } from "./runtime";
+import { ArgumentError, BadRequestError, NotFoundError, PayloadTooLargeError } from "../../client/core/errors";
+import type { FiltersApi } from "../../client/filters";
+import { FILTERS_PER_CALL } from "../../schema";
+import { isOutcomeUnknown } from "../../client/core/retry";
+import { rulesEqual } from "../../rules";
+import type { SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../../schema";
+import { report, sharedClient } from "../../host/runtime";
 
 /**
  * The host's request batcher for saved filters (issue 7). The engine drives dynamic resources
@@ -252,7 +252,7 @@ export class FilterBatcher {
 
   /**
    * Creates the filter (one POST per batch; answers come back in input order). A 429 is waited out
-   * by the client's retry policy (client/retry.ts). When the outcome of a POST is unknown, the
+   * by the client's retry policy (client/core/retry.ts). When the outcome of a POST is unknown, the
    * filters it may have made are looked for by exact name and equivalent rules before anything is
    * posted again (no idempotency key exists, api-facts).
    */

@@ -1,9 +1,9 @@
-import { BadRequestError } from "../client/errors";
-import type { PiiApi } from "../client/pii";
-import { PII_IDENTIFIERS_PER_REQUEST } from "../schema";
-import { isOutcomeUnknown } from "../client/retry";
-import { chunk } from "../client/split";
-import type { PiiOptOutRequest } from "../schema";
+import { BadRequestError } from "../../client/core/errors";
+import type { PiiApi } from "../../client/pii";
+import { PII_IDENTIFIERS_PER_REQUEST } from "../../schema";
+import { isOutcomeUnknown } from "../../client/core/retry";
+import { chunk } from "../../client/core/split";
+import type { PiiOptOutRequest } from "../../schema";
 import type { SubmissionProgress, TrackedRequest } from "./progress";
 
 /**

@@ -1,8 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { issuePath } from "../client/errors";
-import { isUnknown } from "../rules";
-import { revealed, wireSecret } from "./wire-secret";
+import { issuePath } from "../../client/core/errors";
+import { isUnknown } from "../../rules";
+import { revealed, wireSecret } from "../../host/wire-secret";
 
 /**
  * The declared inputs of a PiiOptOutRequest (spec 4.10): validation for `check`, with messages that

@@ -1,0 +1,320 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { InternalServerError, RateLimitError } from "../../client/core/errors";
+import { configureFromStack, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
+import { identifierSetDigest, newDigestSalt } from "./digest";
+import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus, type TrackedRequest } from "./progress";
+import { redactor } from "./redact";
+import { batchesOf, Submission } from "./submission";
+import { refreshStatuses, waitUntilFinished, WaitTimeoutError } from "./waiting";
+import { isUnknown } from "../../rules";
+import {
+  checkInputs,
+  declarationOf,
+  distinctSorted,
+  IDENTIFIER_PROPERTIES,
+  OPT_OUT_DEFAULTS,
+  PERSONAL_PROPERTIES,
+  type IdentifierKind,
+  type OptOutDeclaration,
+} from "./inputs";
+import { revealed, wireSecret, type WireSecret } from "../../host/wire-secret";
+
+/**
+ * The host side of the PiiOptOutRequest resource (spec 2.9, 3.1, 4.10): submits the declared
+ * identifiers in requests of at most 100, waits for FINISHED, and keeps the personal data out of
+ * everything it prints, throws or stores in plain text. Loaded by name in the dynamic-provider host
+ * (see host/shim.ts).
+ */
+
+/** The outputs recorded in the state. Personal values are secret markers; the rest is plain. */
+export interface PiiOptOutOutputs {
+  viewerIds?: WireSecret<string[]>;
+  userIds?: WireSecret<string[]>;
+  notificationEmails?: WireSecret<string[]>;
+  identifierKind: IdentifierKind;
+  identifierCount: number;
+  /** Salted scrypt digest of the identifier set (see digest.ts), and its salt. */
+  identifierDigest: string;
+  identifierDigestSalt: string;
+  /** Every request that processes the identifiers, submitted or adopted. */
+  requests: TrackedRequest[];
+  status: OverallStatus;
+  batchCount: number;
+  batchesSubmitted: number;
+  /** Identifiers the service already had (processed by adopted requests, or untracked). */
+  previouslySubmitted: number;
+  /** Previously submitted identifiers whose earlier request the list did not show. */
+  untracked: number;
+  waitForCompletion: boolean;
+  waitTimeoutSeconds: number;
+  pollIntervalSeconds: number;
+  resourceName?: string;
+}
+
+/** The parts of stored outputs the host reads back (tolerant: older or partial states parse too). */
+const StoredOutputs = z.looseObject({
+  identifierDigest: z.string(),
+  identifierDigestSalt: z.string(),
+  requests: SubmissionProgress.shape.requests,
+  batchesSubmitted: SubmissionProgress.shape.batchesSubmitted,
+  batchCount: z.number().int().nonnegative().optional(),
+  status: z.string().optional(),
+  waitForCompletion: z.boolean().optional(),
+  waitTimeoutSeconds: z.number().optional(),
+  pollIntervalSeconds: z.number().optional(),
+  resourceName: z.string().optional(),
+});
+
+/** Whatever part of {@link StoredOutputs} a state holds: diff, read and delete accept any state. */
+const StoredParts = StoredOutputs.partial();
+type StoredParts = z.infer<typeof StoredParts>;
+
+/** The parts of `olds` that parse; none when any of them is malformed. */
+function storedParts(olds: Record<string, unknown>): StoredParts {
+  const parsed = StoredParts.safeParse(olds);
+  return parsed.success ? parsed.data : {};
+}
+
+/** One resource's run: its id, digest, progress, declaration and the redactor of its personal data. */
+interface OptOutRun {
+  id: string;
+  digest: string;
+  salt: string;
+  progress: SubmissionProgress;
+  declaration: OptOutDeclaration;
+  batches: string[][];
+  redact: (text: string) => string;
+}
+
+function labelOf(declaration: Pick<OptOutDeclaration, "resourceName">, id?: string): string {
+  return `PiiOptOutRequest ${declaration.resourceName !== undefined ? `"${declaration.resourceName}"` : (id ?? "")}`.trim();
+}
+
+/** The redactor of a declaration's identifiers and addresses. */
+function personalRedactor(declaration: Pick<OptOutDeclaration, "identifiers" | "notificationEmails">): (text: string) => string {
+  return redactor([...declaration.identifiers, ...(declaration.notificationEmails ?? [])]);
+}
+
+function runOf(id: string, declaration: OptOutDeclaration, salt: string, digest: string, progress: SubmissionProgress): OptOutRun {
+  return { id, digest, salt, progress, declaration, batches: batchesOf(declaration.identifiers), redact: personalRedactor(declaration) };
+}
+
+function outputsOf(run: OptOutRun): PiiOptOutOutputs {
+  const { declaration, progress } = run;
+  const batchCount = run.batches.length;
+  const untracked = untrackedIdentifiers(progress, declaration.identifiers.length, batchCount);
+  const adopted = progress.requests.filter((request) => request.origin === "adopted").reduce((sum, request) => sum + request.identifiers, 0);
+  return {
+    [IDENTIFIER_PROPERTIES[declaration.kind]]: wireSecret(declaration.identifiers),
+    ...(declaration.notificationEmails === undefined ? {} : { notificationEmails: wireSecret(declaration.notificationEmails) }),
+    identifierKind: declaration.kind,
+    identifierCount: declaration.identifiers.length,
+    identifierDigest: run.digest,
+    identifierDigestSalt: run.salt,
+    requests: progress.requests.map((request) => ({ ...request })),
+    status: overallStatus(progress, batchCount),
+    batchCount,
+    batchesSubmitted: progress.batchesSubmitted,
+    previouslySubmitted: adopted + untracked,
+    untracked,
+    waitForCompletion: declaration.waitForCompletion,
+    waitTimeoutSeconds: declaration.waitTimeoutSeconds,
+    pollIntervalSeconds: declaration.pollIntervalSeconds,
+    ...(declaration.resourceName === undefined ? {} : { resourceName: declaration.resourceName }),
+  };
+}
+
+/** Prints `line` for this resource, with its personal data redacted (it should hold none anyway). */
+function reporterOf(run: OptOutRun): (line: string) => void {
+  const label = labelOf(run.declaration, run.id);
+  return (line) => report(run.redact(`${label}: ${line}`));
+}
+
+/**
+ * Submits what is left, then waits for FINISHED (or, without waiting, reads the states once when
+ * `refresh` is set). Mutates `run.progress` as it goes, so a failure can record how far it got.
+ */
+async function advance(run: OptOutRun, refresh: boolean): Promise<void> {
+  const pii = sharedClient().pii;
+  const say = reporterOf(run);
+  const { declaration, progress } = run;
+  if (progress.batchesSubmitted < run.batches.length) {
+    const emails = declaration.notificationEmails;
+    await new Submission({ pii, identifiers: new Set(declaration.identifiers), ...(emails ? { notificationEmails: emails } : {}), report: say }, progress)
+      .submitRemaining(run.batches);
+  }
+  if (declaration.waitForCompletion) {
+    await waitUntilFinished(pii, progress, run.batches.length, {
+      timeoutMs: declaration.waitTimeoutSeconds * 1000,
+      pollIntervalMs: declaration.pollIntervalSeconds * 1000,
+      report: say,
+    });
+  } else if (refresh) {
+    await refreshStatuses(pii, progress, say);
+  }
+}
+
+/**
+ * The error to throw for `error` during `action`: redacted, and a partial failure (the resource
+ * stays in the state with what was made, and the next `pulumi up` resumes) once any request is
+ * tracked or any batch handled.
+ */
+function failureOf(run: OptOutRun, action: string, error: unknown, provider: unknown): Error {
+  const label = labelOf(run.declaration, run.id);
+  // Spec 7: a PII processing error (400 and 500 series) is retried after several minutes.
+  const hint = error instanceof InternalServerError || error instanceof RateLimitError ? " (spec 7: retry after several minutes)" : "";
+  const cause = `${error instanceof Error ? error.message : String(error)}${hint}`;
+  const made = run.progress.requests.length > 0 || run.progress.batchesSubmitted > 0;
+  if (!made) return new Error(run.redact(`${label}: ${action} failed: ${cause}`));
+  const timedOut = error instanceof WaitTimeoutError;
+  const message = run.redact(
+    `${label}: ${timedOut ? `requests are ${cause}` : `${action} failed: ${cause}`}. The requests made so far are recorded ` +
+      `in the state (${describeRequests(run.progress.requests)}; ${run.progress.batchesSubmitted}/${run.batches.length} batches submitted): ` +
+      (timedOut
+        ? "the next `pulumi up` resumes waiting and submits nothing again"
+        : "the next `pulumi up` resumes from there and makes none of them again"),
+  );
+  return new ResourceInitFailedError(message, run.id, outputsOf(run), provider, [message]);
+}
+
+/** A thrown value with the personal data of `inputs` redacted, for calls that have no run yet. */
+function redactedError(inputs: Record<string, unknown>, action: string, error: unknown): Error {
+  const personal = PERSONAL_PROPERTIES.flatMap((property) => {
+    const value = revealed(inputs[property]);
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+  });
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(redactor(personal)(`PiiOptOutRequest: ${action} failed: ${message}`));
+}
+
+function declaredFrom(inputs: Record<string, unknown>, action: string): OptOutDeclaration {
+  try {
+    return declarationOf(Object.fromEntries(Object.entries(inputs).map(([key, value]) => [key, revealed(value)])));
+  } catch (error) {
+    throw redactedError(inputs, action, error);
+  }
+}
+
+/** The run of a resource from its stored outputs and (new) inputs. */
+function runFrom(id: string, olds: Record<string, unknown>, declaration: OptOutDeclaration, action: string): OptOutRun {
+  const parsed = StoredOutputs.safeParse(olds);
+  if (!parsed.success) throw redactedError(olds, action, new Error(`the stored outputs of ${id} are not those of a PiiOptOutRequest: ${z.prettifyError(parsed.error)}`));
+  const stored = parsed.data;
+  return runOf(id, declaration, stored.identifierDigestSalt, stored.identifierDigest, { requests: stored.requests, batchesSubmitted: stored.batchesSubmitted });
+}
+
+/** The list of a property, canonical, or undefined when absent. */
+function listOf(value: unknown): string[] | undefined {
+  const plain = revealed(value);
+  return Array.isArray(plain) ? distinctSorted(plain.map(String)) : undefined;
+}
+
+/** The declaration stored in outputs, as far as `diff`, `read` and `delete` need it. */
+function storedDeclaration(olds: Record<string, unknown>, stored: StoredParts = storedParts(olds)): OptOutDeclaration {
+  const kind: IdentifierKind = olds.userIds !== undefined && olds.viewerIds === undefined ? "user" : "viewer";
+  const emails = listOf(olds.notificationEmails);
+  return {
+    kind,
+    identifiers: listOf(olds[IDENTIFIER_PROPERTIES[kind]]) ?? [],
+    ...(emails === undefined ? {} : { notificationEmails: emails }),
+    waitForCompletion: stored.waitForCompletion ?? OPT_OUT_DEFAULTS.waitForCompletion,
+    waitTimeoutSeconds: stored.waitTimeoutSeconds ?? OPT_OUT_DEFAULTS.waitTimeoutSeconds,
+    pollIntervalSeconds: stored.pollIntervalSeconds ?? OPT_OUT_DEFAULTS.pollIntervalSeconds,
+    ...(stored.resourceName === undefined ? {} : { resourceName: stored.resourceName }),
+  };
+}
+
+/** The PiiOptOutRequest provider implementation (see host/shim.ts). */
+export const provider: Required<pulumi.dynamic.ResourceProvider> = {
+  async configure(request) {
+    configureFromStack(request.config);
+  },
+
+  /** Exactly one identifier kind, non-empty lists, valid addresses and wait settings; lists made canonical. */
+  async check(_olds, news) {
+    return checkInputs(news);
+  },
+
+  /**
+   * Identifiers and addresses are create-only: a change replaces the resource (create first: the new
+   * one submits only what is new, the service ignoring the rest). Wait settings update in place, and
+   * so does a resource whose submission or wait is unfinished, so that the next `up` resumes it.
+   */
+  async diff(_id, olds, news) {
+    const replaces = PERSONAL_PROPERTIES.filter((property) => {
+      if (isUnknown(news[property])) return true;
+      return JSON.stringify(listOf(olds[property])) !== JSON.stringify(listOf(news[property]));
+    });
+    const stored = storedParts(olds);
+    const before = storedDeclaration(olds, stored);
+    const settings = (["waitForCompletion", "waitTimeoutSeconds", "pollIntervalSeconds", "resourceName"] as const).filter((property) => {
+      const next = news[property] ?? (property === "resourceName" ? undefined : OPT_OUT_DEFAULTS[property]);
+      return isUnknown(next) || next !== before[property];
+    });
+    // Progress counts only in a state this provider wrote, which holds the digest (as runFrom requires).
+    const progress = stored.identifierDigest !== undefined && stored.identifierDigestSalt !== undefined
+      ? { requests: stored.requests ?? [], batchesSubmitted: stored.batchesSubmitted ?? 0 }
+      : undefined;
+    const batchCount = stored.batchCount ?? 0;
+    const waitWanted = news.waitForCompletion ?? OPT_OUT_DEFAULTS.waitForCompletion;
+    const unfinished = progress !== undefined && (
+      progress.batchesSubmitted < batchCount ||
+      (waitWanted !== false && !isSettled(progress, batchCount))
+    );
+    if (unfinished && replaces.length === 0) {
+      report(`${labelOf(before)}: status ${stored.status ?? "unknown"}; the update resumes the submission or the wait (no request is made again)`);
+    }
+    return { changes: replaces.length > 0 || settings.length > 0 || unfinished, replaces: [...replaces], deleteBeforeReplace: false };
+  },
+
+  /** Submits the identifiers in batches of 100 and, by default, waits until every request is FINISHED. */
+  async create(inputs) {
+    const declaration = declaredFrom(inputs, "create");
+    const salt = newDigestSalt();
+    const digest = identifierSetDigest(declaration.kind, declaration.identifiers, salt);
+    // The id derives from the salted digest: stable for the resource, and it discloses nothing.
+    const id = `pii-${digest.slice(digest.lastIndexOf(":") + 1).slice(0, 16)}`;
+    const run = runOf(id, declaration, salt, digest, { requests: [], batchesSubmitted: 0 });
+    try {
+      await advance(run, false);
+      return { id, outs: outputsOf(run) };
+    } catch (error) {
+      throw failureOf(run, "create", error, inputs.__provider);
+    }
+  },
+
+  /** Refresh: the current state of every request. */
+  async read(id, props) {
+    const run = runFrom(id, props, storedDeclaration(props), "read");
+    try {
+      await refreshStatuses(sharedClient().pii, run.progress, reporterOf(run));
+    } catch (error) {
+      throw new Error(run.redact(`${labelOf(run.declaration, id)}: read failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    return { id, props: outputsOf(run) };
+  },
+
+  /** Resumes what a previous run left (batches, wait) with the new wait settings; returns the full outputs. */
+  async update(id, olds, news) {
+    const run = runFrom(id, olds, declaredFrom(news, "update"), "update");
+    try {
+      await advance(run, true);
+      return { outs: outputsOf(run) };
+    } catch (error) {
+      throw failureOf(run, "update", error, news.__provider);
+    }
+  },
+
+  /**
+   * A deletion of personal data cannot be withdrawn (spec 4.10 has no such call): the resource leaves
+   * the state and the service keeps processing its requests. Says so, and sends nothing.
+   */
+  async delete(id, props) {
+    // Never fails: whatever the stored outputs hold, there is nothing to undo at the service.
+    const stored = SubmissionProgress.safeParse(props);
+    const requests = describeRequests(stored.success ? stored.data.requests : []);
+    const declaration = storedDeclaration(props);
+    report(personalRedactor(declaration)(`${labelOf(declaration, id)}: removed from the state only: an opt-out request cannot be withdrawn, the service keeps processing ${requests}`));
+  },
+};

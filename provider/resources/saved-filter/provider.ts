@@ -1,0 +1,117 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { sharedFilterBatcher } from "./batcher";
+import { configureFromStack, report } from "../../host/runtime";
+import type { SavedFilterInput } from "../../schema";
+import {
+  checkFilterSpec,
+  createOrAdopt,
+  describeRulesChange,
+  desiredState,
+  FilterSpec,
+  plannedChanges,
+  stateOf,
+  updateFilter,
+  type FilterState,
+} from "./spec";
+
+/**
+ * The host side of the SavedFilter resource: check, diff, create, read, update and delete against
+ * `/bulk_filters` (spec 4.8). Loaded by name in the dynamic-provider host (see host/shim.ts); every
+ * SavedFilter of a stack shares this module's client and batcher, so the engine's concurrent calls
+ * become bulk calls of up to 100 filters (resources/saved-filter/batcher.ts).
+ */
+
+/** The properties a program declares; `adoptId` only matters at create. */
+const DeclaredFilter = FilterSpec.extend({
+  adoptId: z.string().regex(/^\d+$/, "must be the numeric id of an existing saved filter").optional(),
+});
+type DeclaredFilter = z.infer<typeof DeclaredFilter>;
+
+/** The outputs recorded in the state. */
+export interface SavedFilterOutputs extends FilterState {
+  adoptId?: string;
+}
+
+function outputsOf(state: FilterState, adoptId: string | undefined): SavedFilterOutputs {
+  return adoptId === undefined ? state : { ...state, adoptId };
+}
+
+/** Says which resource an error is about; client errors never carry credentials. */
+function withContext(name: string, action: string, error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(`SavedFilter "${name}": ${action} failed: ${message}`, { cause: error });
+}
+
+/** The SavedFilter provider implementation (see host/shim.ts). */
+export const provider: Required<pulumi.dynamic.ResourceProvider> = {
+  async configure(request) {
+    configureFromStack(request.config);
+  },
+
+  /**
+   * Validates every input with its exact path and what would be valid; values of pre-set fields are
+   * checked against the lookups (spec 2.7, 4.8) so a typo fails the preview, not the account.
+   */
+  async check(_olds, news) {
+    const failures = await checkFilterSpec(news, "", DeclaredFilter);
+    return {
+      inputs: news,
+      failures: failures.map(({ path, reason }) => ({ property: path.split(/[.[]/)[0]!, reason: `${path}: ${reason}` })),
+    };
+  },
+
+  /**
+   * Compares canonical forms (reordering never diffs, nor the server's own ordering); every property
+   * updates in place. A rules change is printed as a rule-tree diff, which the engine shows.
+   */
+  async diff(_id, olds, news) {
+    const current = olds as Partial<SavedFilterInput>;
+    const changed = plannedChanges(current, news);
+    const text = describeRulesChange(current, news, changed);
+    if (text) report(`SavedFilter "${String(news.name)}": rules change\n${text}`);
+    return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
+  },
+
+  /** POSTs the filter, or takes over `adoptId`; a lost answer is reconciled, never duplicated. */
+  async create(inputs) {
+    const declared: DeclaredFilter = DeclaredFilter.parse(inputs);
+    try {
+      const outputs = outputsOf(await createOrAdopt(sharedFilterBatcher(), desiredState(declared), declared.adoptId), declared.adoptId);
+      return { id: outputs.filterId, outs: outputs };
+    } catch (error) {
+      throw withContext(declared.name, declared.adoptId === undefined ? "create" : `create (adoptId ${declared.adoptId})`, error);
+    }
+  },
+
+  /** The account's current filter, so refresh shows drift; a filter deleted elsewhere leaves the state. */
+  async read(id, props) {
+    try {
+      const filter = await sharedFilterBatcher().read(id);
+      if (filter === undefined) return {};
+      return { id, props: outputsOf(stateOf(filter), (props as Partial<SavedFilterOutputs> | undefined)?.adoptId) };
+    } catch (error) {
+      throw withContext(String((props as { name?: string } | undefined)?.name ?? id), "read", error);
+    }
+  },
+
+  /** Sends only what changed (PUT merges, spec 4.8) and returns the full outputs (note, rule 6). */
+  async update(id, olds, news) {
+    const declared: DeclaredFilter = DeclaredFilter.parse(news);
+    try {
+      const state = await updateFilter(sharedFilterBatcher(), id, olds as Partial<SavedFilterInput>, desiredState(declared));
+      return { outs: outputsOf(state, declared.adoptId ?? (olds as SavedFilterOutputs).adoptId) };
+    } catch (error) {
+      throw withContext(declared.name, "update", error);
+    }
+  },
+
+  /** Deletes the filter; one already deleted outside Pulumi counts as deleted. */
+  async delete(id, props) {
+    try {
+      await sharedFilterBatcher().delete(id);
+    } catch (error) {
+      throw withContext(String((props as { name?: string }).name ?? id), "delete", error);
+    }
+  },
+};

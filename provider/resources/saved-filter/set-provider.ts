@@ -1,0 +1,289 @@
+import { randomUUID } from "node:crypto";
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { FilterItemError, sharedFilterBatcher } from "./batcher";
+import { configureFromStack, report, ResourceInitFailedError } from "../../host/runtime";
+import { isUnknown } from "../../rules";
+import { isJsonObject } from "../../schema";
+import { describeChoices } from "../../schema/suggest";
+import {
+  checkFilterSpec,
+  createOrAdopt,
+  describeRulesChange,
+  desiredState,
+  FilterSpec,
+  MANAGED_PROPERTIES,
+  plannedChanges,
+  stateOf,
+  updateFilter,
+  type FilterState,
+} from "./spec";
+
+/**
+ * The host side of the SavedFilterSet resource: one resource for many generated saved filters (one
+ * per city, per platform, per episode), diffed member by member and applied with bulk calls of up to
+ * 100 filters (spec 4.8, 8) through the host's batcher (resources/saved-filter/batcher.ts).
+ */
+
+/** The outputs recorded in the state. */
+export interface SavedFilterSetOutputs {
+  /** The filter id of each member, by member key. */
+  ids: Record<string, string>;
+  /** Each member as the account holds it, by member key. */
+  filters: Record<string, FilterState>;
+  /** The adoption map as declared (it only matters when a member is added). */
+  adopt?: Record<string, string>;
+}
+
+/** A member's shape for messages: a SavedFilter's properties, `name` defaulting to the member key. */
+const MEMBER_SHAPE = `{${MANAGED_PROPERTIES.map((property) => (property === "rules" ? property : `${property}?`)).join(", ")}}`;
+
+const NUMERIC_ID = /^\d+$/;
+
+/** The inputs as `create` and `update` receive them (after a successful check). */
+const DeclaredSet = z.object({
+  filters: z.record(z.string(), z.record(z.string(), z.unknown())),
+  adopt: z.record(z.string(), z.string().regex(NUMERIC_ID)).optional(),
+});
+
+/** A member's declaration, keyed and parsed, with the name defaulted to the key. */
+interface Member {
+  key: string;
+  spec: FilterSpec;
+}
+
+/** Where a member is in the inputs, as check failures and messages name it: `filters["paris"]`. */
+function memberPath(key: string): string {
+  return `filters[${JSON.stringify(key)}]`;
+}
+
+/** A member's inputs with the name defaulted to its key. */
+function withDefaultName(key: string, spec: Record<string, unknown>): Record<string, unknown> {
+  return spec.name === undefined ? { ...spec, name: key } : spec;
+}
+
+function parseMembers(inputs: Record<string, unknown>): { members: Member[]; adopt: Record<string, string> | undefined } {
+  const declared = DeclaredSet.parse(inputs);
+  const members = Object.entries(declared.filters).map(([key, spec]) => ({ key, spec: FilterSpec.parse(withDefaultName(key, spec)) }));
+  return { members, adopt: declared.adopt };
+}
+
+/** The failures of one member: unknown properties, then SavedFilter's checks with the member's paths. */
+async function checkMember(key: string, spec: unknown): Promise<pulumi.dynamic.CheckFailure[]> {
+  const path = memberPath(key);
+  const failure = (where: string, reason: string) => ({ property: "filters", reason: `${where}: ${reason}` });
+  if (isUnknown(spec)) return [];
+  if (key.trim() === "") return [failure(path, "member keys must be non-empty")];
+  if (!isJsonObject(spec)) return [failure(path, `must be a saved-filter spec ${MEMBER_SHAPE}`)];
+  const failures = Object.keys(spec)
+    .filter((property) => !(MANAGED_PROPERTIES as readonly string[]).includes(property))
+    .map((property) => failure(`${path}.${property}`, `unknown property; ${describeChoices(property, MANAGED_PROPERTIES, "properties")}`));
+  const specFailures = await checkFilterSpec(withDefaultName(key, spec), path);
+  return [...failures, ...specFailures.map(({ path: where, reason }) => failure(where, reason))];
+}
+
+/** The failures of `adopt`: numeric ids, keys that are members, no id adopted twice. */
+function checkAdopt(adopt: unknown, filters: unknown): pulumi.dynamic.CheckFailure[] {
+  if (adopt === undefined || isUnknown(adopt)) return [];
+  const failure = (where: string, reason: string) => ({ property: "adopt", reason: `${where}: ${reason}` });
+  if (!isJsonObject(adopt)) return [failure("adopt", "must be a map from member keys to ids of existing saved filters")];
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  const keys = isJsonObject(filters) ? Object.keys(filters) : undefined;
+  const adoptedBy = new Map<string, string>();
+  for (const [key, id] of Object.entries(adopt)) {
+    const path = `adopt[${JSON.stringify(key)}]`;
+    if (keys !== undefined && !keys.includes(key)) failures.push(failure(path, `no member of filters has this key; ${describeChoices(key, keys, "member keys")}`));
+    if (isUnknown(id)) continue;
+    if (typeof id !== "string" || !NUMERIC_ID.test(id)) {
+      failures.push(failure(path, `must be the numeric id of an existing saved filter, got ${JSON.stringify(id)}`));
+      continue;
+    }
+    const earlier = adoptedBy.get(id);
+    if (earlier !== undefined) failures.push(failure(path, `filter ${id} is already adopted by member ${JSON.stringify(earlier)}; a filter can belong to one member`));
+    adoptedBy.set(id, key);
+  }
+  return failures;
+}
+
+/** One line of a member's failure: the path inside the member when the service named one. */
+function memberFailure(key: string, action: string, error: unknown): string {
+  if (error instanceof FilterItemError && error.path !== "") return `${memberPath(key)}.${error.path}: ${error.reason}`;
+  return `${memberPath(key)}: ${action} failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** The error of members that failed while others were applied (at most this many are in the message). */
+const FAILURES_IN_MESSAGE = 10;
+
+function failureMessage(failures: readonly string[], total: number): string {
+  const shown = failures.slice(0, FAILURES_IN_MESSAGE).join("\n");
+  const more = failures.length > FAILURES_IN_MESSAGE ? `\n… and ${failures.length - FAILURES_IN_MESSAGE} more` : "";
+  return `SavedFilterSet: ${failures.length} of ${total} member changes failed (the others were applied):\n${shown}${more}`;
+}
+
+/**
+ * Brings the account from `previous` (the outputs in the state, none at create) to the declared
+ * members: creates (or adopts) added members, updates changed ones, deletes removed ones, all at
+ * once so the batcher sends them as bulk calls. Returns the outputs of what was applied and the
+ * failure of each member that was not.
+ */
+async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record<string, unknown>): Promise<{ outputs: SavedFilterSetOutputs; failures: string[]; total: number }> {
+  const { members, adopt } = parseMembers(inputs);
+  const batcher = sharedFilterBatcher();
+  const ids: Record<string, string> = { ...previous?.ids };
+  const states: Record<string, FilterState> = { ...previous?.filters };
+  const failures: string[] = [];
+  const work: Array<Promise<void>> = [];
+  const attempt = (key: string, action: string, run: () => Promise<FilterState | undefined>) => {
+    work.push(
+      run().then(
+        (state) => {
+          if (state === undefined) {
+            delete ids[key];
+            delete states[key];
+          } else {
+            ids[key] = state.filterId;
+            states[key] = state;
+          }
+        },
+        (error: unknown) => void failures.push(memberFailure(key, action, error)),
+      ),
+    );
+  };
+  for (const { key, spec } of members) {
+    const desired = desiredState(spec);
+    const id = previous?.ids[key];
+    const adoptId = adopt?.[key];
+    if (id === undefined) {
+      attempt(key, adoptId === undefined ? "create" : "adopt", () => createOrAdopt(batcher, desired, adoptId));
+    } else {
+      const current = states[key] ?? {};
+      if (plannedChanges(current, desired).length > 0) attempt(key, "update", () => updateFilter(batcher, id, current, desired));
+    }
+  }
+  const declaredKeys = new Set(members.map((member) => member.key));
+  for (const [key, id] of Object.entries(previous?.ids ?? {})) {
+    if (!declaredKeys.has(key)) attempt(key, "delete", async () => void (await batcher.delete(id)));
+  }
+  const total = work.length;
+  await Promise.all(work);
+  // Declared order first, then members whose delete failed (still in the account, still managed).
+  const order = [...declaredKeys, ...Object.keys(ids).filter((key) => !declaredKeys.has(key))].filter((key) => ids[key] !== undefined);
+  const outputs: SavedFilterSetOutputs = {
+    ids: Object.fromEntries(order.map((key) => [key, ids[key]!])),
+    filters: Object.fromEntries(order.map((key) => [key, states[key]!])),
+    ...(adopt === undefined ? {} : { adopt }),
+  };
+  return { outputs, failures, total };
+}
+
+/** Lines that show one member's planned change, or none when it does not change. */
+function describeMember(key: string, spec: unknown, previous: Partial<SavedFilterSetOutputs>, adopt: unknown): string[] {
+  const path = memberPath(key);
+  if (previous.ids?.[key] === undefined) {
+    const adoptId = isJsonObject(adopt) ? adopt[key] : undefined;
+    return [`  + ${path}: added${typeof adoptId === "string" ? ` (adopting filter ${adoptId})` : ""}`];
+  }
+  if (isUnknown(spec) || !isJsonObject(spec)) return [`  ~ ${path}: changes (not known until apply)`];
+  const current = previous.filters?.[key] ?? {};
+  const news = withDefaultName(key, spec);
+  const changed = plannedChanges(current, news);
+  if (changed.length === 0) return [];
+  const rulesDiff = describeRulesChange(current, news, changed);
+  const lines = [`  ~ ${path}: ${changed.join(", ")}`];
+  if (rulesDiff) lines.push(...rulesDiff.replace(/\n+$/, "").split("\n").map((line) => `      ${line}`));
+  return lines;
+}
+
+/** The SavedFilterSet provider implementation (see host/shim.ts). */
+export const provider: Required<pulumi.dynamic.ResourceProvider> = {
+  async configure(request) {
+    configureFromStack(request.config);
+  },
+
+  /**
+   * Validates every member as SavedFilter does, with paths such as `filters["paris"].rules.rules[0].field`
+   * and lookup values included, and the adoption map.
+   */
+  async check(_olds, news) {
+    const failures: pulumi.dynamic.CheckFailure[] = [];
+    const filters = news.filters;
+    if (filters === undefined) {
+      failures.push({ property: "filters", reason: "filters: required, a map from member keys to saved-filter specs {name?, rules, ...}" });
+    } else if (!isUnknown(filters)) {
+      if (!isJsonObject(filters)) {
+        failures.push({ property: "filters", reason: "filters: must be a map from member keys to saved-filter specs {name?, rules, ...}" });
+      } else {
+        const checked = await Promise.all(Object.entries(filters).map(([key, spec]) => checkMember(key, spec)));
+        failures.push(...checked.flat());
+      }
+    }
+    failures.push(...checkAdopt(news.adopt, filters));
+    return { inputs: news, failures };
+  },
+
+  /**
+   * Member by member: added, changed (canonical rule trees, so reordering never diffs) and removed
+   * members are printed as info lines with rule-tree diffs; every change is made in place.
+   */
+  async diff(_id, olds, news) {
+    const previous = olds as Partial<SavedFilterSetOutputs>;
+    if (isUnknown(news.filters) || !isJsonObject(news.filters)) {
+      report("SavedFilterSet: the members are not known until apply");
+      return { changes: true, replaces: [], deleteBeforeReplace: false };
+    }
+    const filters = news.filters;
+    const changed = Object.entries(filters).map(([key, spec]) => describeMember(key, spec, previous, news.adopt)).filter((lines) => lines.length > 0);
+    const removed = Object.entries(previous.ids ?? {})
+      .filter(([key]) => !(key in filters))
+      .map(([key, id]) => [`  - ${memberPath(key)}: removed (filter ${id} is deleted)`]);
+    const count = (sign: string) => changed.filter((lines) => lines[0]!.startsWith(`  ${sign}`)).length;
+    if (changed.length + removed.length > 0) {
+      const summary = `${count("+")} to add, ${count("~")} to change, ${removed.length} to remove`;
+      report(`SavedFilterSet (${Object.keys(filters).length} members): ${summary}\n${[...changed, ...removed].flat().join("\n")}`);
+    }
+    return { changes: changed.length + removed.length > 0, replaces: [], deleteBeforeReplace: false };
+  },
+
+  /** Creates (or adopts) every member with bulk calls; members that fail leave a partial failure. */
+  async create(inputs) {
+    const id = randomUUID();
+    const { outputs, failures, total } = await apply(undefined, inputs);
+    if (failures.length === 0) return { id, outs: outputs };
+    if (Object.keys(outputs.ids).length === 0) throw new Error(failureMessage(failures, total));
+    throw new ResourceInitFailedError(failureMessage(failures, total), id, outputs, inputs.__provider, failures);
+  },
+
+  /** The members as the account holds them (one GET per 100); members deleted elsewhere leave the state. */
+  async read(id, props) {
+    const previous = props as SavedFilterSetOutputs;
+    const batcher = sharedFilterBatcher();
+    try {
+      const found = await Promise.all(Object.entries(previous.ids ?? {}).map(async ([key, filterId]) => [key, await batcher.read(filterId)] as const));
+      const present = found.filter(([, filter]) => filter !== undefined).map(([key, filter]) => [key, stateOf(filter!)] as const);
+      const outputs: SavedFilterSetOutputs = {
+        ...previous,
+        ids: Object.fromEntries(present.map(([key, state]) => [key, state.filterId])),
+        filters: Object.fromEntries(present),
+      };
+      return { id, props: outputs };
+    } catch (error) {
+      throw new Error(`SavedFilterSet: refresh failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  },
+
+  /** Applies the member changes with bulk calls and returns the full outputs (note, rule 6). */
+  async update(id, olds, news) {
+    const { outputs, failures, total } = await apply(olds as SavedFilterSetOutputs, news);
+    if (failures.length > 0) throw new ResourceInitFailedError(failureMessage(failures, total), id, outputs, news.__provider, failures);
+    return { outs: outputs };
+  },
+
+  /** Deletes every member with bulk calls; members already deleted elsewhere count as deleted. */
+  async delete(_id, props) {
+    const batcher = sharedFilterBatcher();
+    const members = Object.entries((props as Partial<SavedFilterSetOutputs>).ids ?? {});
+    const outcomes = await Promise.allSettled(members.map(([, filterId]) => batcher.delete(filterId)));
+    const failures = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [memberFailure(members[index]![0], "delete", outcome.reason)] : []));
+    if (failures.length > 0) throw new Error(failureMessage(failures, members.length));
+  },
+};
