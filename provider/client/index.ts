@@ -65,6 +65,7 @@ export * from "./alerts";
 export * from "./metrics";
 export * from "./metric-results";
 export * from "./sessions";
+export * from "./match-estimate";
 export { PartialFailureError } from "./core/split";
 export {
   ApiError,

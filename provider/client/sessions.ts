@@ -16,6 +16,7 @@ import {
   resolveRange,
 } from "./core/time-range";
 import type { CallOptions } from "./core/transport";
+import { estimateMatch, type MatchEstimate, type MatchEstimateParams } from "./match-estimate";
 import { checkFilterArguments, checkInteger, checkKnownKeys, type FilterArguments, type SessionFilters } from "./core/validation";
 
 /**
@@ -99,6 +100,14 @@ export class SessionsApi extends QueryFamily {
   /** Samples of ended ad sessions (spec 4.2 `GET /insights/3.0/sessions/ad`; needs ad insights). */
   async listAd(params: SampleSessionParams = {}, requestOptions?: CallOptions): Promise<SessionList> {
     return this.get(`${BASE}/ad`, this.sampleQuery(params), SessionList, requestOptions);
+  }
+
+  /**
+   * How much of the account's traffic a rule tree matches: sample sessions of a few windows spread
+   * over recent days, evaluated locally (provider/client/match-estimate.ts, provider/rules/match.ts).
+   */
+  estimateMatch(params: MatchEstimateParams, requestOptions?: CallOptions): Promise<MatchEstimate> {
+    return estimateMatch(this, this.now(), params, requestOptions);
   }
 
   /**

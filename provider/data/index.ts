@@ -12,3 +12,4 @@ export type { FieldsOf, GroupByData, GroupByEntity, MetricData, MetricPoint, Per
 export * from "./metrics";
 export * from "./pii";
 export * from "./sessions";
+export * from "./match";

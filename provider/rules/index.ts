@@ -9,3 +9,4 @@ export * from "./failure";
 export * from "./lookups";
 export * from "./tree";
 export * from "./validate";
+export * from "./match";
