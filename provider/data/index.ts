@@ -13,3 +13,4 @@ export * from "./metrics";
 export * from "./pii";
 export * from "./sessions";
 export * from "./match";
+export * from "./pii-receipt";

@@ -1,0 +1,58 @@
+import type { InsightsClient } from "../client";
+import { identifierSetDigest, newDigestSalt } from "../resources/pii-opt-out-request/digest";
+import { buildReceipt, type PiiOptOutReceipt } from "../resources/pii-opt-out-request/receipt";
+import { verifyDeletion, type DeletionVerification } from "../resources/pii-opt-out-request/verification";
+import { dataSource } from "./define";
+
+/** Arguments of {@link getPiiOptOutReceipt}. */
+export interface PiiOptOutReceiptParams {
+  /** The opt-out request's id (docs/api.md 2.9). */
+  id: string;
+  /** Check after FINISHED that the viewers' sessions are gone (default true; user ids cannot be checked). */
+  verify?: boolean;
+}
+
+/** Our choice (docs/api.md 11.3): an identifier starting with `user-` is a user id. */
+function kindOf(identifiers: readonly string[]): "viewer" | "user" {
+  return identifiers.length > 0 && identifiers.every((identifier) => identifier.startsWith("user-")) ? "user" : "viewer";
+}
+
+/** The receipt of one request made anywhere (console, another tool), as the resource builds its own. */
+async function receiptOf(client: InsightsClient, params: PiiOptOutReceiptParams): Promise<PiiOptOutReceipt> {
+  const request = await client.pii.get({ id: params.id });
+  const identifiers = [...new Set(request.identifiers.viewer_id)].sort();
+  const kind = kindOf(identifiers);
+  const salt = newDigestSalt();
+  let verification: DeletionVerification | undefined;
+  if (params.verify !== false && request.status === "FINISHED") {
+    verification = await verifyDeletion(client.sessions, { kind, identifiers, salt }, Date.now);
+  }
+  return buildReceipt({
+    generatedAt: new Date().toISOString(),
+    status: request.status,
+    requests: [{
+      id: request.id,
+      status: request.status,
+      createdAt: request.created_at,
+      ...(request.status === "FINISHED" && request.updated_at !== undefined ? { finishedAt: request.updated_at } : {}),
+      identifiers: identifiers.length,
+    }],
+    identifiers: { kind, count: identifiers.length, created: identifiers.length, previouslySubmitted: 0, digest: identifierSetDigest(kind, identifiers, salt), digestSalt: salt },
+    ...(verification === undefined ? {} : { verification }),
+  });
+}
+
+export const {
+  /**
+   * The audit receipt of an opt-out request made outside Pulumi (the console, another tool), in the
+   * shape of a PiiOptOutRequest's `receipt` output (provider/resources/pii-opt-out-request/receipt.ts):
+   * request id, status and times, the identifier count and salted set digest, and, once FINISHED,
+   * the deletion check of its viewer ids. It names no identifier, so it is not a secret.
+   *
+   * @example
+   * export const receipt = getPiiOptOutReceiptOutput({ id: "015bs9s0wsbxuj" });
+   */
+  getPiiOptOutReceipt,
+  /** The Output form of {@link getPiiOptOutReceipt}: `Input`s in, an `Output` out. */
+  getPiiOptOutReceiptOutput,
+} = dataSource("PiiOptOutReceipt", (client, params: PiiOptOutReceiptParams) => receiptOf(client, params));

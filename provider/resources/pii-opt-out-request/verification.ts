@@ -1,0 +1,93 @@
+import type { SessionsApi } from "../../client";
+import { identifierSetDigest } from "./digest";
+import type { IdentifierKind } from "./inputs";
+
+/**
+ * Evidence that a FINISHED opt-out did what it says: each viewer id's sessions are asked for over
+ * the viewer-data retention window, and an identifier is clean when none is returned (docs/api.md
+ * 8: viewer data is kept 30 days, and collection stops at once after an opt-out request). User ids
+ * cannot be checked through this API (the viewer endpoints take viewer ids and addresses only,
+ * docs/api.md 4.3), so they are counted as not verifiable rather than claimed clean.
+ */
+
+/** The retention window of viewer data asked for (docs/api.md 8: 30 days; 90 by arrangement is not assumed). */
+export const VERIFICATION_WINDOW_DAYS = 30;
+
+/** An identifier whose data is still present: its position in the resource's canonical (sorted) list and a salted digest, never the value. */
+export interface StillPresentIdentifier {
+  /** Zero-based position in the sorted, de-duplicated list of the resource's identifiers. */
+  position: number;
+  /** The salted scrypt digest of that one identifier (provider/resources/pii-opt-out-request/digest.ts), with the resource's salt. */
+  digest: string;
+}
+
+/** The figures of one verification, as the resource's `verification` output holds them. */
+export interface DeletionVerification {
+  /** When the check ran (ISO 8601). */
+  checkedAt: string;
+  /** Identifiers asked for. */
+  checked: number;
+  /** Identifiers with no session in the window. */
+  clean: number;
+  /** Identifiers whose sessions are still returned (the service may still be deleting). */
+  stillPresent: number;
+  /** Identifiers that cannot be checked (user ids) or whose check failed. */
+  notVerifiable: number;
+  /** Where the still-present identifiers stand, by position and digest. */
+  stillPresentIdentifiers: StillPresentIdentifier[];
+}
+
+/** What {@link verifyDeletion} needs to know about the resource. */
+export interface VerificationSubject {
+  kind: IdentifierKind;
+  /** The canonical (sorted, distinct) identifiers. */
+  identifiers: readonly string[];
+  /** The resource's digest salt, hex. */
+  salt: string;
+}
+
+/**
+ * Asks the viewer-sessions endpoint for each viewer id (one session is enough to know), all at once:
+ * the client's concurrency bound and rate budget pace them. A failed check counts as not verifiable
+ * and its error is passed to `onFailure` (the caller redacts it), so one bad answer never hides the others.
+ */
+export async function verifyDeletion(
+  sessions: SessionsApi,
+  subject: VerificationSubject,
+  now: () => number,
+  onFailure: (error: unknown) => void = () => {},
+): Promise<DeletionVerification> {
+  const checkedAt = new Date(now()).toISOString();
+  if (subject.kind === "user") {
+    return { checkedAt, checked: 0, clean: 0, stillPresent: 0, notVerifiable: subject.identifiers.length, stillPresentIdentifiers: [] };
+  }
+  const outcomes = await Promise.all(subject.identifiers.map(async (viewerId) => {
+    try {
+      const answer = await sessions.listViewer({ viewerId, range: { lastDays: VERIFICATION_WINDOW_DAYS }, limit: 1 });
+      return answer.sessions.length === 0 ? "clean" : "present";
+    } catch (error) {
+      onFailure(error);
+      return "failed";
+    }
+  }));
+  const stillPresentIdentifiers = outcomes.flatMap((outcome, position) =>
+    outcome === "present" ? [{ position, digest: identifierSetDigest(subject.kind, [subject.identifiers[position]!], subject.salt) }] : []);
+  const failed = outcomes.filter((outcome) => outcome === "failed").length;
+  return {
+    checkedAt,
+    checked: subject.identifiers.length - failed,
+    clean: outcomes.filter((outcome) => outcome === "clean").length,
+    stillPresent: stillPresentIdentifiers.length,
+    notVerifiable: failed,
+    stillPresentIdentifiers,
+  };
+}
+
+/** One line for the engine's log: the figures, and a warning for identifiers still present. */
+export function describeVerification(verification: DeletionVerification): string {
+  const { checked, clean, stillPresent, notVerifiable } = verification;
+  const figures = `verification: ${clean} of ${checked} checked identifiers clean${notVerifiable > 0 ? `, ${notVerifiable} not verifiable` : ""}`;
+  if (stillPresent === 0) return figures;
+  const positions = verification.stillPresentIdentifiers.map((entry) => entry.position).join(", ");
+  return `${figures}; warning: ${stillPresent} still present (positions ${positions} of the sorted list; digests in the outputs): the service may still be deleting, \`pulumi refresh\` checks again`;
+}
