@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -10,6 +10,9 @@ import * as providerBatching from "./provider-batching";
  * `npm run bench`: builds, runs every benchmark in turn and writes BENCHMARKS.md at the repository
  * root with the command that reproduces it. A benchmark that fails leaves its error in its section;
  * the others still run, and the process exits with 1.
+ *
+ * `npm run bench -- <words>` runs only the benchmarks whose title contains one of the words (case
+ * ignored) and replaces only their sections, keeping the others as they were last measured.
  */
 
 /** A benchmark module: `run()` answers its results as markdown. */
@@ -27,10 +30,30 @@ const BENCHMARKS: readonly Benchmark[] = [
 /** The repository root: this file runs from its build, dist/bench. */
 const REPOSITORY_ROOT = path.resolve(__dirname, "..", "..");
 
+/** The sections of an existing BENCHMARKS.md by title, so a partial run keeps the others. */
+function previousSections(file: string): Map<string, string> {
+  const sections = new Map<string, string>();
+  if (!existsSync(file)) return sections;
+  for (const part of readFileSync(file, "utf8").split(/^(?=## )/m).slice(1)) {
+    const title = part.slice(3, part.indexOf("\n")).trim();
+    sections.set(title, part.trimEnd());
+  }
+  return sections;
+}
+
 async function main(): Promise<void> {
+  const words = process.argv.slice(2).map((word) => word.toLowerCase());
+  const selected = (title: string) => words.length === 0 || words.some((word) => title.toLowerCase().includes(word));
+  const file = path.join(REPOSITORY_ROOT, "BENCHMARKS.md");
+  const previous = previousSections(file);
   let failed = false;
   const sections: string[] = [];
   for (const benchmark of BENCHMARKS) {
+    const kept = previous.get(benchmark.title);
+    if (!selected(benchmark.title)) {
+      if (kept !== undefined) sections.push(kept);
+      continue;
+    }
     process.stderr.write(`bench: ${benchmark.title}\n`);
     const started = performance.now();
     let body: string;
@@ -52,8 +75,8 @@ async function main(): Promise<void> {
     `Last run: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB.`,
     "Wall times depend on the machine and its load; request counts do not.",
   ].join("\n");
-  writeFileSync(path.join(REPOSITORY_ROOT, "BENCHMARKS.md"), `${header}\n\n${sections.join("\n\n")}\n`);
-  process.stderr.write(`bench: wrote ${path.join(REPOSITORY_ROOT, "BENCHMARKS.md")}\n`);
+  writeFileSync(file, `${header}\n\n${sections.join("\n\n")}\n`);
+  process.stderr.write(`bench: wrote ${file}\n`);
   if (failed) process.exitCode = 1;
 }
 
