@@ -24,7 +24,7 @@ interface Benchmark {
 const BENCHMARKS: readonly Benchmark[] = [
   { title: "Client: automatic splitting of long queries", run: () => clientSplitting.run() },
   { title: "Emulator: speed over HTTP", run: () => emulatorSpeed.run() },
-  { title: "Provider: request batching of saved filters (issue 7)", run: () => providerBatching.run() },
+  { title: "Provider: request batching of saved filters", run: () => providerBatching.run() },
 ];
 
 /** The repository root: this file runs from its build, dist/bench. */

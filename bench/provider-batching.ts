@@ -6,7 +6,7 @@ import { BATCH_ENV, DEFAULT_BATCH_OPTIONS } from "../provider/resources/saved-fi
 import { captureDynamicResource, createTestProject, startProviderHost, type PropertyMap, type ProviderHost } from "../test/harness";
 
 /**
- * Benchmark of the provider's request batching (issue 7), through the SDK's real dynamic-provider
+ * Benchmark of the provider's request batching, through the SDK's real dynamic-provider
  * host over gRPC (the test harness, as the engine drives it) against an in-process emulator with
  * 50 ms of latency per request: N SavedFilter resources driven by 64 concurrent engine calls, and
  * one SavedFilterSet of N members; create, refresh, update one, update all, delete. Each runs
@@ -54,7 +54,7 @@ interface Run {
 type Subject = "resources" | "set";
 
 /**
- * A member or resource: one filter per episode, as generated filters are (issue 7). Each revision
+ * A member or resource: one filter per episode, as generated filters are. Each revision
  * renames it, so "update one" changes one filter and "update all" (the next revision) every one.
  */
 function episodeSpec(index: number, revision = 0): Record<string, unknown> {

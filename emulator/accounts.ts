@@ -16,7 +16,7 @@ export const AccountFeatures = z.object({
 /** {@link AccountFeatures} after defaults. */
 export type AccountFeatures = z.infer<typeof AccountFeatures>;
 
-/** An account as configured: HTTP Basic credentials (spec 5, api-facts) and features. */
+/** An account as configured: HTTP Basic credentials (docs/api.md 5, 10.1) and features. */
 export const AccountConfig = z.object({
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),

@@ -1,14 +1,14 @@
-/**
- * The emulator's controllable clock. It runs with wall time from a chosen start (so data keeps
- * arriving "in real time") or stands frozen, and the control plane can set or advance it. Every
- * time-dependent behaviour (the data world's "now", PII processing, alert timelines) reads it.
- */
+/** The clock as the control plane shows it: the emulator's time and whether it stands still. */
 export interface ClockSnapshot {
   nowMs: number;
   frozen: boolean;
 }
 
-/** See the module comment. */
+/**
+ * The emulator's controllable clock. It runs with wall time from a chosen start (so data keeps
+ * arriving "in real time") or stands frozen, and the control plane can set or advance it. Every
+ * time-dependent behaviour (the data world's "now", PII processing, alert timelines) reads it.
+ */
 export class Clock {
   private offsetMs = 0;
   private frozenAtMs: number | undefined;

@@ -132,7 +132,7 @@ const NO_SESSION: SessionPredicate = () => false;
  * A saved filter's rule tree (spec 2.7) as a predicate. Groups: `and` needs every child (true when
  * empty), `or` any child (false when empty). Leaves compare the session's value for the field,
  * case-sensitively like dimension filters (spec 4.2): `contains` and `not_contains` by substring,
- * `equals` exactly (api-facts). A leaf of an unknown field matches nothing (the store validates
+ * `equals` exactly (docs/api.md 10.2). A leaf of an unknown field matches nothing (the store validates
  * fields when a filter is saved); a Tag leaf reads the custom tag named by its `key`.
  */
 export function rulesPredicate(rules: RuleGroup): SessionPredicate {

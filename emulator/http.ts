@@ -3,7 +3,7 @@ import type { ErrorBody } from "../provider/schema";
 /**
  * A 4xx (or, from a fault rule, 5xx) answer with a JSON body that names the parameter and why.
  * The real service's error shape is not shown (spec 7): `{status, error, message, parameter}` is
- * the emulator's choice, with `message` as api-facts shows for 401.
+ * the emulator's choice, with `message` as docs/api.md 10.1 shows for 401.
  */
 export class HttpError extends Error {
   constructor(

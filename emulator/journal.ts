@@ -1,7 +1,4 @@
-/**
- * The request journal served by `GET /_emulator/requests`: every API request the emulator answered
- * (control-plane calls excluded), so tests and benchmarks count real HTTP calls.
- */
+/** One API request as the journal lists it: what was asked, what was answered, and by which rule. */
 export interface JournalEntry {
   /** Increasing sequence number, for `?since=`. */
   seq: number;
@@ -21,7 +18,11 @@ export interface JournalEntry {
   reset?: boolean;
 }
 
-/** See the module comment; bounded so that a long benchmark cannot exhaust memory. */
+/**
+ * The request journal served by `GET /_emulator/requests`: every API request the emulator answered
+ * (control-plane calls excluded), so tests and benchmarks count real HTTP calls. Bounded so that a
+ * long benchmark cannot exhaust memory.
+ */
 export class Journal {
   private entries: JournalEntry[] = [];
   private nextSeq = 1;

@@ -96,7 +96,7 @@ async function handle(state: EmulatorState, request: IncomingMessage, response: 
 
   let result: RouteResult;
   if (!account) {
-    // api-facts: a bad credential gets 401 with {"message":"Unauthorized"}.
+    // docs/api.md 10.1: a bad credential gets 401 with {"message":"Unauthorized"}.
     result = { status: 401, body: { message: "Unauthorized" }, headers: { "www-authenticate": 'Basic realm="insights"' } };
   } else {
     result = await route(state, account, method, path, url.searchParams, rawBody, nowMs);

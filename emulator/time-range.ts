@@ -25,7 +25,7 @@ export interface TimeRangeRules {
   /** Length of the default range, ending now, when no time parameter is given. */
   defaultDurationMs: number;
   /**
-   * Where `days` counts back from: the most recent clock hour for historical metrics (api-facts:
+   * Where `days` counts back from: the most recent clock hour for historical metrics (docs/api.md 10.4:
    * called at 04:20 with days=5 gives 5 days ending at 04:00Z), else now.
    */
   daysAnchor?: "hour" | "now";

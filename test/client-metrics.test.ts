@@ -9,7 +9,7 @@ import { expectRefusedBeforeSending, journalMark, requestsSince, useQueryFamilie
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** The most recent clock hour at TEST_NOW: where `days` counts back from (api-facts). */
+/** The most recent clock hour at TEST_NOW: where `days` counts back from (docs/api.md 10.4). */
 const LAST_HOUR_MS = Math.floor(TEST_NOW_MS / HOUR_MS) * HOUR_MS;
 const BASE = "/insights/3.0/metrics";
 

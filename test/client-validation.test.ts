@@ -79,7 +79,7 @@ describe("time ranges (spec 4.1)", () => {
     expect(argumentError(() => checkTimeRange({ lastDays: 1.5 }, HISTORICAL)).message).toContain("positive whole number");
   });
 
-  it("counts days back from the most recent clock hour for historical metrics (api-facts)", () => {
+  it("counts days back from the most recent clock hour for historical metrics (docs/api.md 10.4)", () => {
     const interval = resolveRange({ format: "lastDays", days: 5 }, NOW, "hour");
     expect(interval).toEqual({ startMs: Date.parse("2026-11-15T12:00:00Z"), endMs: Date.parse("2026-11-20T12:00:00Z") });
   });

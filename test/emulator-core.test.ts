@@ -10,7 +10,7 @@ describe("emulator core: auth, control plane, faults, journal", () => {
     expect(health.body).toMatchObject({ status: "ok", now: TEST_NOW });
   });
 
-  it("rejects a bad credential with 401 {message: Unauthorized} (api-facts)", async () => {
+  it("rejects a bad credential with 401 {message: Unauthorized} (docs/api.md 10.1)", async () => {
     const wrong = await emulator.get("/bulk_filters/", undefined, { clientId: "dev", clientSecret: "nope" });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ message: "Unauthorized" });

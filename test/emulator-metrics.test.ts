@@ -332,7 +332,7 @@ describe("emulator metrics over HTTP (spec 2.4, 4.6, 4.7, 7, 8)", () => {
       expect(error.parameter).toBe("granularity");
     });
 
-    it("answers every metric, the alias and quality-summary with the value fields of api-facts", async () => {
+    it("answers every metric, the alias and quality-summary with the value fields of docs/api.md 10.4", async () => {
       for (const names of [METRIC_NAMES.slice(0, 12), METRIC_NAMES.slice(12, 24), METRIC_NAMES.slice(24, 36), METRIC_NAMES.slice(36, 48), METRIC_NAMES.slice(48, 60), METRIC_NAMES.slice(60, 72), METRIC_NAMES.slice(72)]) {
         const body = await series(`${BASE}/custom-selection`, { metric: [...names], start_date: "2026-11-20T00:00:00Z", end_date: "2026-11-20T06:00:00Z" });
         for (const name of names) {

@@ -16,7 +16,7 @@ import type * as ReportModule from "../examples/report";
  * new user would run them, without the pulumi CLI: the program runs under mocks from its tsc build
  * with the stack config a user sets (its data sources really read the emulator), then every resource
  * it registers goes through the SDK's real dynamic-provider host, in the repository as the project
- * directory: `up`, then `destroy` (pulumi-dynamic-providers note, "Testing without the CLI").
+ * directory: `up`, then `destroy` (docs/dynamic-providers.md "Testing without the CLI").
  */
 const PROGRAM = "dist/examples/program.js";
 const SAVED_FILTER = "pulumi-nodejs:dynamic/insights:SavedFilter";

@@ -101,7 +101,7 @@ describe("canonicalRules / rulesEqual", () => {
 });
 
 describe("validateRules (check)", () => {
-  it("accepts plain JSON as the service stores it (api-facts example)", () => {
+  it("accepts plain JSON as the service stores it (docs/api.md 10.2 example)", () => {
     const plain = { op: "and", rules: [{ op: "or", rules: [{ field: "Asset Name", op: "contains", value: "news" }] }] };
     expect(validateRules(plain)).toEqual([]);
   });

@@ -99,7 +99,7 @@ export class QueryReader {
 
   /**
    * A comma-separated list of saved-filter ids (spec 4.8): 1 to 100 positive integers. With
-   * `unique`, an id listed twice is a 400 (api-facts: 400 covers a wrong number of ids).
+   * `unique`, an id listed twice is a 400 (docs/api.md 10.2: 400 covers a wrong number of ids).
    */
   ids(name: string, unique: boolean): number[] | undefined {
     const items = this.list(name);
@@ -119,7 +119,7 @@ export class QueryReader {
 }
 
 /**
- * A saved-filter id from the wire, where it is a number or a numeric string (spec 2.7, api-facts);
+ * A saved-filter id from the wire, where it is a number or a numeric string (docs/api.md 2.7, 10.2);
  * undefined when it is neither a positive integer nor its decimal string.
  */
 export function parseFilterId(value: unknown): number | undefined {

@@ -14,7 +14,7 @@ import { formatPath, unknownKeyMessage, type BodyPath } from "./body-errors";
 
 /**
  * The deepest nesting of rule groups the emulator accepts: the emulator's choice (spec 2.7 sets no
- * limit); console filters are an `and` of `or` groups (api-facts), so 16 is generous, and the
+ * limit); console filters are an `and` of `or` groups (docs/api.md 10.2), so 16 is generous, and the
  * bound keeps a hostile body from exhausting the stack.
  */
 export const MAX_RULE_DEPTH = 16;

@@ -47,7 +47,7 @@ export interface Author {
 /**
  * How ids appear on the wire. Spec 2.7 says an id is a string in some responses and a number in
  * others; the emulator answers numbers from POST and DELETE and strings from GET, so clients
- * must normalise (api-facts).
+ * must normalise (docs/api.md 10.2).
  */
 export type IdStyle = "number" | "string";
 

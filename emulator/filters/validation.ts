@@ -36,7 +36,7 @@ export function parseCreateBody(body: unknown, world: World): SavedFilterInput[]
  * the id of an existing filter (each id once) and the writable fields to merge; checked as
  * {@link parseCreateBody} checks, with category and subcategory checked on the merged filter.
  * An id the account does not have is a 400 with code `unknown_id` (spec 7 lists only 400 and 401
- * for bulk filters; api-facts: "400 covers ... a wrong number of ids").
+ * for bulk filters; docs/api.md 10.2: "400 covers ... a wrong number of ids").
  */
 export function parseUpdateBody(body: unknown, world: World, store: FilterStore): FilterChange[] {
   const seen = new Map<number, number>();

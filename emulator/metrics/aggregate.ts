@@ -4,16 +4,6 @@ import type { MetricDefinition } from "./definitions";
 import { intervalIndex, type IntervalLayout } from "./intervals";
 import type { CellValues, DistinctTerm, OverlapTerm, PeakTerm, SumTerm, Term } from "./terms";
 
-/**
- * The one pass over sessions behind every metric response (spec 4.6): each session is put in its
- * group and interval (bucket index arithmetic, no search) and adds to the accumulators of the
- * requested metrics there. Sessions come sorted by start (world/types.ts), so intervals are visited
- * in order and a distinct key is new to an interval exactly when it was last seen in an earlier one:
- * one map per group and term counts distinct devices per interval and over the range. Whole-range
- * totals are added up from the intervals at the end; concurrent plays are a sweep over start/end
- * events per group.
- */
-
 /** A group value of the group-by dimension (the whole traffic is one group without group-by). */
 export interface GroupValue {
   value: string;
@@ -107,7 +97,15 @@ function termsOf(definitions: readonly MetricDefinition[]): Term[] {
   return [...new Set(definitions.flatMap((definition) => definition.terms))];
 }
 
-/** Runs the pass; see the module comment. */
+/**
+ * The one pass over sessions behind every metric response (spec 4.6): each session is put in its
+ * group and interval (bucket index arithmetic, no search) and adds to the accumulators of the
+ * requested metrics there. Sessions come sorted by start (world/types.ts), so intervals are visited
+ * in order and a distinct key is new to an interval exactly when it was last seen in an earlier one:
+ * one map per group and term counts distinct devices per interval and over the range. Whole-range
+ * totals are added up from the intervals at the end; concurrent plays are a sweep over start/end
+ * events per group.
+ */
 export function aggregate(input: AggregationInput): Aggregation {
   const { layout, context } = input;
   const terms = termsOf(input.definitions);

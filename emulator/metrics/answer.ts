@@ -14,12 +14,6 @@ import { emptyGroupByBounds, groupByBounds, plainBounds, rankGroups, renderGroup
 import { refuseIfSurelyTooLarge, refuseIfTooLarge } from "./size";
 import { layoutIntervals, parseGranularity, type IntervalLayout } from "./intervals";
 
-/**
- * Answers a metric request (spec 4.6) once the route has resolved the metric and dimension names:
- * parameters, limits (spec 8), the account's sessions (the same the sessions endpoints read), one
- * aggregation pass, the body, `_meta`, and the response-size limit.
- */
-
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
@@ -65,7 +59,11 @@ const MAX_LIMIT = 500;
  */
 export const LOOKBACK_MS = 12 * HOUR_MS;
 
-/** See the module comment. */
+/**
+ * Answers a metric request (spec 4.6) once the route has resolved the metric and dimension names:
+ * parameters, limits (spec 8), the account's sessions (the same the sessions endpoints read), one
+ * aggregation pass, the body, `_meta`, and the response-size limit.
+ */
 export function answerMetricRequest(
   context: RequestContext,
   family: MetricFamily,

@@ -14,7 +14,7 @@ import { METRIC_DEFINITIONS, type MetricDefinition } from "./definitions";
 export interface RequestedMetric {
   /** The metric name as the request spelled it (a member of quality-summary: that member's name). */
   name: string;
-  /** The response member (spec 2.4: hyphens become underscores; the alias keeps its own, api-facts). */
+  /** The response member (spec 2.4: hyphens become underscores; the alias keeps its own, docs/api.md 10.4). */
   member: string;
   /** The metric of spec 4.6 whose value fields and definition apply. */
   metric: MetricName;
@@ -24,7 +24,7 @@ export interface RequestedMetric {
 
 /**
  * The members a metric path name stands for: one for a metric of spec 4.6 or the alias
- * `exit-before-video-starts` (api-facts), several for `quality-summary`; undefined for an unknown name.
+ * `exit-before-video-starts` (docs/api.md 10.4), several for `quality-summary`; undefined for an unknown name.
  */
 export function resolveMetric(name: string): RequestedMetric[] | undefined {
   if (name === QUALITY_SUMMARY) return QUALITY_SUMMARY_MEMBERS.map((member) => requested(member, member));

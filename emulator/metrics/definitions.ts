@@ -12,7 +12,7 @@ import {
 
 /**
  * What every metric of spec 4.6 means: which sessions it reads (content or ad), its accumulators and
- * how its value fields (api-facts, names.ts METRIC_VALUE_FIELDS) come out of them. The spec shows the
+ * how its value fields (docs/api.md 10.4) come out of them. The spec shows the
  * names only; these definitions are the emulator's choice and emulator/README.md lists them.
  *
  * Attribution: a session counts in the interval in which it started (so the attempts of an hour are
@@ -20,7 +20,7 @@ import {
  * and the concurrent plays, which measure what happened inside each interval.
  */
 
-/** A member's value object: some of the value fields of api-facts. */
+/** A member's value object: some of the value fields of docs/api.md 10.4. */
 export type MemberValue = Partial<Record<ValueField, number>>;
 
 /** One metric's computation. */
@@ -249,7 +249,7 @@ export const METRIC_DEFINITIONS: Record<MetricName, MetricDefinition> = {
   "zero-cirr-ended-plays": rated("content", both(isEndedPlay, not(hasConnectionInducedRebuffering)), isEndedPlay),
 };
 
-/** A count field: a JSON integer on the wire (api-facts: never 12.0). */
+/** A count field: a JSON integer on the wire (docs/api.md 10.4: never 12.0). */
 function integer(value: number): number {
   return Math.round(value);
 }

@@ -3,7 +3,7 @@ import type { TimeRange } from "../time-range";
 
 /**
  * The intervals of a metric response (spec 2.4, 4.6). Granularity is an ISO 8601 duration from a
- * supported set (the spec shows PT1M, PT1H and PT6H; api-facts "PT1M up to P10W, and ALL"); the
+ * supported set (the spec shows PT1M, PT1H and PT6H; docs/api.md 10.4: PT1M up to P10W, and ALL); the
  * emulator supports the list below. Intervals are aligned to UTC boundaries of the granularity (days
  * at 00:00Z, weeks on Mondays, ten-week blocks counted from Monday 1970-01-05). Data never comes
  * from outside the requested range: when the range is not aligned, its first and last intervals are

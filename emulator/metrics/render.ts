@@ -6,7 +6,7 @@ import type { IntervalLayout } from "./intervals";
 import { EXTRA_CHARACTERS_PER_FIELD, jsonBytes, type SizeBounds } from "./size";
 
 /**
- * Metric response bodies (spec 2.4, api-facts "Metrics v3 wire format") from an aggregation: every
+ * Metric response bodies (docs/api.md 2.4, 10.4) from an aggregation: every
  * interval of the layout appears, an interval without data with neutral values (zeros); group-by
  * bodies list, per interval, the top entities that have data in it, in ranking order.
  */

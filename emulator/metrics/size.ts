@@ -1,7 +1,7 @@
 import { HttpError } from "../http";
 
 /**
- * The metrics response-size limit (spec 7, 8, api-facts): a body over 5,700,000 bytes is answered
+ * The metrics response-size limit (docs/api.md 7, 8, 10.4): a body over 5,700,000 bytes is answered
  * 413. Responses are bounded from below and above before they are built (a body of zeros is the
  * smallest it can be; every value field adds at most a few characters), so the emulator never
  * builds a body of hundreds of megabytes to find out; only when the bounds straddle the limit is the

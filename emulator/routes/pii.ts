@@ -14,7 +14,7 @@ import { epochOfDay } from "../time-range";
 
 /** Most identifiers per request (spec 4.10, 8). */
 export const MAX_IDENTIFIERS_PER_REQUEST = 100;
-/** Most requests `GET /pii-opt-out` lists; also its default (api-facts: result sets are capped at 500). */
+/** Most requests `GET /pii-opt-out` lists; also its default (docs/api.md 10.1: result sets are capped at 500). */
 export const MAX_LISTED_REQUESTS = 500;
 
 const PATH = "/pii-opt-out";
@@ -39,7 +39,7 @@ export function register(router: Router): void {
   });
 }
 
-/** POST /pii-opt-out: 201 `{id, created, ignored}` (spec 2.9, 4.10; `ignored` per api-facts). */
+/** POST /pii-opt-out: 201 `{id, created, ignored}` (spec 2.9, 4.10; `ignored` per docs/api.md 10.3). */
 function submit(context: RequestContext) {
   new QueryReader(context.query, [], `POST ${PATH}`);
   const submission = parseSubmission(context.body);

@@ -15,7 +15,7 @@ import { renderSession, type SessionKind, type SessionRecord } from "../world";
 import { ongoingCount, ratioMaxima, summarizeViewer } from "../world/viewer-summary";
 
 /**
- * The sessions API (spec 4.2-4.5, 7, 8; api-facts "Sessions"). Choices where the spec is silent:
+ * The sessions API (spec 4.2-4.5, 7, 8; docs/api.md 10.5). Choices where the spec is silent:
  * - Sample sessions are the ended sessions that started in the range, newest start first.
  * - Viewer sessions (ended and ongoing) are newest start first too, so the 500 cap keeps the latest;
  *   the default limit is 500. viewer_id and viewer_ip together must both match.
@@ -28,7 +28,7 @@ const BASE = "/insights/3.0/sessions";
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** Sample sessions: the window is at most 3 hours and starts within the last 31 days (api-facts). */
+/** Sample sessions: the window is at most 3 hours and starts within the last 31 days (docs/api.md 10.5). */
 const SAMPLE_WINDOW_MS = 3 * HOUR_MS;
 const SAMPLE_MAX_AGE_MS = 31 * DAY_MS;
 /** Sample limit: 1 to 500, default 50 (spec 4.2, 8). */

@@ -24,7 +24,7 @@ function sortedUnique(values: readonly string[]): readonly string[] {
   return [...new Set(values)].sort((a, b) => a.localeCompare(b));
 }
 
-/** The values of one lookup (see the module comment). */
+/** The pre-set values of one lookup (spec 4.8), spelled as rules must spell them, sorted, without repeats. */
 export function catalogLookupValues(lookup: WorldLookup): readonly string[] {
   return LOOKUP_VALUES[lookup];
 }

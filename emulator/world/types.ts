@@ -1,9 +1,3 @@
-/**
- * The data world's contract: what the sessions, metrics and alerts endpoints read. One world per
- * account, generated deterministically from (seed, account), hour by hour, so the last 30 days
- * exist at start and data keeps arriving as the emulator's clock runs.
- */
-
 /** Whether a session is a content stream or an ad stream (spec 1, sessions API). */
 export type SessionKind = "content" | "ad";
 
@@ -84,7 +78,11 @@ export interface Anomaly {
 /** The lookup vocabularies of spec 4.8 that the world draws from. */
 export type WorldLookup = "asn" | "cities" | "continents" | "countries" | "dma" | "isp" | "states" | "tags";
 
-/** See the module comment. */
+/**
+ * The data world's contract: what the sessions, metrics and alerts endpoints read. One world per
+ * account, generated deterministically from (seed, account), hour by hour, so the last 30 days
+ * exist at start and data keeps arriving as the emulator's clock runs.
+ */
 export interface World {
   /** Sessions of `kind` that start in [fromMs, toMs), sorted by start. Not cut at "now". */
   sessionsStartedBetween(kind: SessionKind, fromMs: number, toMs: number): readonly SessionRecord[];

@@ -7,13 +7,6 @@ import { checkTimeRange, DAY_MS, type ExplicitRange, type RangePolicy, rangeQuer
 import type { CallOptions } from "./core/transport";
 import { checkChoiceList, checkKnownKeys } from "./core/validation";
 
-/**
- * The AI alerts API family (spec 4.9): lists of content and ad alerts with every filter, and the
- * detail of one alert. A range over 30 days (spec 8) is fetched as 30-day windows in parallel and
- * merged; an alert whose status changed in several windows is listed once, as the latest window
- * reports it, and the merged list is ordered as one answer is: newest start first (then by id).
- */
-
 /** Spec 4.9, 8: the longest range of one alert-list request. */
 export const ALERT_WINDOW_MS = 30 * DAY_MS;
 
@@ -54,7 +47,12 @@ const KINDS = {
   ad: { path: "/insights/2.6/ai-alerts/ad-metrics", metrics: AD_ALERT_METRICS },
 } as const;
 
-/** See the module comment. */
+/**
+ * The AI alerts API family (spec 4.9): lists of content and ad alerts with every filter, and the
+ * detail of one alert. A range over 30 days (spec 8) is fetched as 30-day windows in parallel and
+ * merged; an alert whose status changed in several windows is listed once, as the latest window
+ * reports it, and the merged list is ordered as one answer is: newest start first (then by id).
+ */
 export class AlertsApi extends QueryFamily {
   /** Alerts on content metrics (spec 4.9 `GET /insights/2.6/ai-alerts/content-metrics`). */
   async listContent(params: AlertListParams<ContentAlertMetric> = {}, requestOptions?: CallOptions): Promise<AlertList> {

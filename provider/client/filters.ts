@@ -199,7 +199,7 @@ export class FiltersApi {
   /**
    * Creates saved filters and answers them in input order, with their ids. More than 100 are sent
    * as several POSTs. POST is retried only after a 429 (nothing was applied; no idempotency key
-   * exists, api-facts): after another failure, list by name to learn what was created; a `PartialFailureError` carries the chunks that succeeded.
+   * exists, docs/api.md 10.1): after another failure, list by name to learn what was created; a `PartialFailureError` carries the chunks that succeeded.
    */
   async create(params: FilterCreateParams, options: CallOptions = {}): Promise<SavedFilter[]> {
     const { filters } = parseParams(FilterCreateParams, params);

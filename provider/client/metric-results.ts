@@ -26,12 +26,12 @@ export interface SeriesPoint {
   value: number;
 }
 
-/** The metrics a result answers for: `quality-summary` answers for its members (api-facts). */
+/** The metrics a result answers for: `quality-summary` answers for its members (docs/api.md 10.4). */
 export type AnsweredMetric<Requested extends string> = Requested extends "quality-summary"
   ? (typeof QUALITY_SUMMARY_MEMBERS)[number]
   : Requested;
 
-/** Throws unless `field` is a value field of `metric` (api-facts, value fields by metric). */
+/** Throws unless `field` is a value field of `metric` (docs/api.md 10.4). */
 function checkField(metric: string, field: string): void {
   const fields: readonly string[] | undefined = (METRIC_VALUE_FIELDS as Record<string, readonly ValueField[]>)[metric];
   if (fields !== undefined && !fields.includes(field)) {

@@ -50,14 +50,6 @@ import {
   type MetricFilters,
 } from "./core/validation";
 
-/**
- * The metrics API family (spec 4.6), historical or real time. Arguments are checked before any
- * request (spec 4.1, 4.7, 8), and the limits are made invisible: a custom selection of more than 12
- * metrics becomes several requests, a historical range over 90 days becomes windows, and a 413
- * (response over 5,700,000 bytes) is fetched again as two halves; the parts run in parallel (the
- * transport bounds them) and are merged into one result.
- */
-
 /** Spec 8: metrics per custom-selection request. */
 export const METRICS_PER_SELECTION = 12;
 /** Spec 8: longest historical range of one request; longer ranges are split into windows. */
@@ -80,7 +72,7 @@ export type MetricRange<RealTime extends boolean> = [RealTime] extends [true]
 export interface SeriesParams<RealTime extends boolean> extends FilterArguments<MetricFilters> {
   /** Default: the service's (last 24 hours historical, last 5 minutes real time). */
   range?: MetricRange<RealTime>;
-  /** ISO 8601 duration, PT1M to P10W, or "ALL" (api-facts). Default PT1H historical, PT1M real time. */
+  /** ISO 8601 duration, PT1M to P10W, or "ALL" (docs/api.md 10.4). Default PT1H historical, PT1M real time. */
   granularity?: string;
   /** KPI set of KPI-based metrics (spec 4.6); default 1. */
   kpiId?: string | number;
@@ -183,7 +175,14 @@ interface CheckedSeries {
   granularity: Granularity;
 }
 
-/** See the module comment. `RealTime` narrows the accepted time ranges. */
+/**
+ * The metrics API family (spec 4.6), historical or real time. Arguments are checked before any
+ * request (spec 4.1, 4.7, 8), and the limits are made invisible: a custom selection of more than 12
+ * metrics becomes several requests, a historical range over 90 days becomes windows, and a 413
+ * (response over 5,700,000 bytes) is fetched again as two halves; the parts run in parallel (the
+ * transport bounds them) and are merged into one result. `RealTime` narrows the accepted time
+ * ranges.
+ */
 export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily {
   private readonly flavour: Flavour;
   private readonly now: () => number;

@@ -69,7 +69,7 @@ export class PiiApi {
 
   /**
    * Submits one opt-out request of at most 100 identifiers and answers its id, how many identifiers
-   * it created and how many were ignored as submitted before (spec 2.9, api-facts: `ignored`).
+   * it created and how many were ignored as submitted before (docs/api.md 2.9, 10.3: `ignored`).
    * POST is retried only after a 429 (nothing was applied): after another failure, `list` shows
    * whether the request was made.
    */

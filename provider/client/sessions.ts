@@ -19,18 +19,12 @@ import type { CallOptions } from "./core/transport";
 import { estimateMatch, type MatchEstimate, type MatchEstimateParams } from "./match-estimate";
 import { checkFilterArguments, checkInteger, checkKnownKeys, type FilterArguments, type SessionFilters } from "./core/validation";
 
-/**
- * The sessions API family (spec 4.2 to 4.5): sample content and ad sessions with their filters,
- * the sessions and summary of one viewer, and the lookups. Viewer sessions are capped at 500 per
- * response (spec 4.3, 8); the client fetches more by splitting the time range, as the spec advises.
- */
-
 /** Spec 4.3, 8: sessions per viewer-sessions response. */
 export const SESSIONS_PER_RESPONSE = 500;
 /** Spec 4.2, 8: the sample-session `limit` range. */
 export const SAMPLE_LIMIT = { min: 1, max: 500 } as const;
 
-/** api-facts: the sample-session window is at most 3 hours and starts within the last 31 days. */
+/** docs/api.md 10.5: the sample-session window is at most 3 hours and starts within the last 31 days. */
 const SAMPLE_POLICY: RangePolicy<"explicit"> = {
   family: "sample sessions",
   formats: ["explicit"],
@@ -83,7 +77,11 @@ export interface SessionsApiOptions {
 const SAMPLE_KEYS = ["range", "limit", "filters", "tags", "filterId"];
 const VIEWER_KEYS = ["viewerId", "viewerIp", "range"];
 
-/** See the module comment. */
+/**
+ * The sessions API family (spec 4.2 to 4.5): sample content and ad sessions with their filters,
+ * the sessions and summary of one viewer, and the lookups. Viewer sessions are capped at 500 per
+ * response (spec 4.3, 8); the client fetches more by splitting the time range, as the spec advises.
+ */
 export class SessionsApi extends QueryFamily {
   private readonly now: () => number;
 
@@ -175,7 +173,7 @@ export class SessionsApi extends QueryFamily {
     return { sessions: limit === undefined ? sessions : sessions.slice(0, limit) };
   }
 
-  /** Checks sample-session arguments (spec 4.2, api-facts) and builds the query. */
+  /** Checks sample-session arguments (docs/api.md 4.2, 10.5) and builds the query. */
   private sampleQuery(params: SampleSessionParams): QueryParams {
     checkKnownKeys(params, SAMPLE_KEYS);
     let range: QueryParams = {};

@@ -5,7 +5,7 @@ import { InsightsClient, SettingsError, SETTINGS_ENV } from "../client";
 /**
  * Where the data sources find the API. They run in the Pulumi program's own process (the
  * dynamic-provider host serves no engine invokes), so they read the program's stack config, which a
- * dynamic provider cannot (dynamic-provider note, rule 3). The resolution of the settings
+ * dynamic provider cannot (docs/dynamic-providers.md rule 3). The resolution of the settings
  * ({@link settingsFrom}) is shared with the dynamic-provider host (host/runtime.ts).
  */
 
@@ -37,7 +37,7 @@ const CONFIG_NAMESPACE = "insights";
  * stack config (`get` takes the full key, `insights:baseUrl`), else the environment. Blank values
  * count as absent. Throws a `SettingsError` naming every place a missing setting can come from
  * (`explicit` undefined: no option to pass, as in the dynamic-provider host, which reads the stack
- * config of `configure`; dynamic-provider note, rule 3).
+ * config of `configure`; docs/dynamic-providers.md rule 3).
  */
 export function settingsFrom(
   explicit: InsightsConnection | undefined,

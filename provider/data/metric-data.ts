@@ -3,7 +3,7 @@ import { answeredMetrics, METRIC_VALUE_FIELDS, metricMemberName, MetricValue, ty
 
 /**
  * The metric answers of the data sources as plain data (spec 2.4), typed per metric by its value
- * fields (api-facts). The client's `MetricResult` has accessor methods, but Pulumi copies the values
+ * fields (docs/api.md 10.4). The client's `MetricResult` has accessor methods, but Pulumi copies the values
  * an Output carries property by property, which drops methods and turns a `Date` into `{}`; so the
  * series a program wants are laid out in advance, keyed by metric and value field, with ISO times.
  */
@@ -18,7 +18,7 @@ export interface MetricPoint {
   value: number;
 }
 
-/** The value fields of a metric: those of api-facts for the spec's names, any for an alias. */
+/** The value fields of a metric: those of docs/api.md 10.4 for the contract's names, any for an alias. */
 export type FieldsOf<Metric extends string> = Metric extends keyof MetricValueFields ? MetricValueFields[Metric][number] : ValueField;
 
 /** Per answered metric (path name, as requested), per value field, a `Value`. */
@@ -96,7 +96,7 @@ export function groupByData<Metric extends AcceptedMetricName>(result: GroupByRe
 
 /**
  * `read(metric, field)` for every answered metric and value field. The fields of a metric of the
- * spec are those of api-facts (present even when empty); an alias gets the fields its answer has.
+ * spec are those of docs/api.md 10.4 (present even when empty); an alias gets the fields its answer has.
  */
 function perMetric<Metric extends AcceptedMetricName, Value>(
   requested: readonly Metric[],

@@ -108,7 +108,7 @@ export const {
    * last 24 hours, split past 90 days), a granularity (PT1H by default, `ALL` for one interval),
    * dimension filters, custom tags or a saved filter, a KPI set; `realTime: true` for the real-time
    * family. The answer has `series[metric][field]` and `total[metric][field]` for the metric's value
-   * fields (api-facts).
+   * fields (docs/api.md 10.4).
    *
    * @example
    * const failures = await getMetric({ metric: "video-start-failures", filters: { geo_country_code: "US" } });

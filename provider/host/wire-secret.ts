@@ -4,7 +4,7 @@ import { runtime } from "@pulumi/pulumi";
  * Secrets as a dynamic provider can hand them to the engine. The dynamic-provider host accepts no
  * secrets (it receives plain values), but the engine reads what a provider returns from check,
  * create, read and update with secrets kept: a value in Pulumi's secret-marker form
- * (dynamic-provider note, "Testing without the CLI") is stored encrypted, whatever the program did.
+ * (docs/dynamic-providers.md "Testing without the CLI") is stored encrypted, whatever the program did.
  */
 
 /** A value in Pulumi's secret-marker form. */

@@ -15,7 +15,7 @@
 import type { FilterField } from "../schema/names";
 import { TAG_FIELD, type RuleGroup, type RuleLeaf, type RuleNode } from "./tree";
 
-/** The leaf operators, one method each (spec 2.7 names contains and not_contains; equals: api-facts). */
+/** The leaf operators, one method each (spec 2.7 names contains and not_contains; equals: docs/api.md 10.2). */
 export interface RuleLeafBuilder {
   /** A leaf that matches when the field contains `value`. */
   contains(value: string): RuleLeaf;
@@ -29,7 +29,7 @@ export interface RuleLeafBuilder {
 export type KeylessFilterField = Exclude<FilterField, typeof TAG_FIELD>;
 
 function leafBuilder(head: Pick<RuleLeaf, "field" | "key">): RuleLeafBuilder {
-  // Key order follows the service's own JSON (api-facts: field, key, op, value).
+  // Key order follows the service's own JSON (docs/api.md 10.2: field, key, op, value).
   const leaf = (op: RuleLeaf["op"], value: string): RuleLeaf => ({ ...head, op, value });
   return {
     contains: (value) => leaf("contains", value),

@@ -4,7 +4,7 @@
  * one-child groups, so that a tree read back from the service and the tree in a program compare
  * equal however their children are ordered or grouped. Deeper laws (absorption, distribution) are
  * not applied: they would rewrite what the user wrote. Values are never rewritten (filter values
- * are case-sensitive, api-facts).
+ * are case-sensitive, docs/api.md 10.5).
  */
 import { isRuleGroup, TAG_FIELD, type RuleGroup, type RuleLeaf, type RuleNode } from "./tree";
 

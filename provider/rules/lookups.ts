@@ -36,7 +36,7 @@ export function lookupsForRules(tree: RuleGroup): FilterLookup[] {
  * Checks the values of preset-value fields (PRESET_VALUE_FIELDS: ASN, City, Country, ...) and the
  * keys of Tag leaves against the given lookup values. Values must be listed exactly, whatever the
  * leaf op: the spec says these fields accept only pre-set values, and values are case-sensitive
- * (api-facts), so `united states` gets a "did you mean". A lookup missing from `lookups` is not
+ * (docs/api.md 10.5), so `united states` gets a "did you mean". A lookup missing from `lookups` is not
  * checked (the caller did not fetch it); values not known yet in a preview are skipped. Paths are
  * those of the tree as given, from `basePath`.
  */

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * An identifier that the service sends as a number in some responses and as a string in others
- * (spec 2.7, api-facts): accepted as either, always a string after parsing.
+ * (docs/api.md 2.7, 10.2): accepted as either, always a string after parsing.
  */
 export const Identifier = z.union([z.string().min(1), z.number().int()]).transform((id) => String(id));
 
@@ -19,14 +19,14 @@ export const AlertTimestamp = z.looseObject({ epoch_sec: z.number().int(), iso_d
 /** An {@link AlertTimestamp} after parsing. */
 export type AlertTimestamp = z.infer<typeof AlertTimestamp>;
 
-/** The `{status, values}` answer of every lookup endpoint (api-facts, saved filters). */
+/** The `{status, values}` answer of every lookup endpoint (docs/api.md 10.2). */
 export const LookupValues = z.looseObject({ status: z.number().int(), values: z.array(z.string()) });
 /** A {@link LookupValues} after parsing. */
 export type LookupValues = z.infer<typeof LookupValues>;
 
 /**
  * The JSON error body that the emulator answers and that the client reads. The real service's shape
- * is not shown (spec 7); `message` is what api-facts shows for 401, the rest is the emulator's choice.
+ * is not shown (spec 7); `message` is what docs/api.md 10.1 shows for 401, the rest is the emulator's choice.
  */
 export const ErrorBody = z.looseObject({
   status: z.number().int().optional(),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Identifier, Timestamp } from "./common";
 
 /**
- * A metric member's value object (spec 2.4, api-facts "value fields by metric"). Every field is
+ * A metric member's value object (docs/api.md 2.4, 10.4). Every field is
  * optional here because which ones appear depends on the metric; `count` is an integer on the wire.
  */
 export const MetricValue = z.looseObject({
@@ -43,7 +43,7 @@ export type GroupByPoint = z.infer<typeof GroupByPoint>;
 
 /**
  * `_meta` of a metric response. Integrations read `group_by_dimension.description` and
- * `filter_info.id` (api-facts); the other members are the emulator's choice and kept leniently.
+ * `filter_info.id` (docs/api.md 10.4); the other members are the emulator's choice and kept leniently.
  */
 export const MetricMeta = z.looseObject({
   group_by_dimension: z.looseObject({ key: z.string(), description: z.string() }).optional(),

@@ -36,13 +36,13 @@ export const METRIC_NAMES = [
 export type MetricName = (typeof METRIC_NAMES)[number];
 
 /**
- * Older metric names that public integrations still send (api-facts, "Metrics v3 wire format"),
+ * Older metric names that public integrations still send (docs/api.md 10.4),
  * mapped to the member name the service answers under.
  */
 export const METRIC_ALIASES = { "exit-before-video-starts": "exit_before_video_starts" } as const;
 
 /**
- * The metric group used by real-time integrations (api-facts): one request, several members.
+ * The metric group used by real-time integrations (docs/api.md 10.4): one request, several members.
  * The spec shows it only in an example; its members here are the emulator's choice.
  */
 export const QUALITY_SUMMARY = "quality-summary";
@@ -67,7 +67,7 @@ export function metricMemberName(metric: string): string {
   return (METRIC_ALIASES as Record<string, string>)[metric] ?? metric.replace(/-/g, "_");
 }
 
-/** The value fields of a metric's member object (api-facts, value fields by metric). */
+/** The value fields of a metric's member object (docs/api.md 10.4). */
 export type ValueField =
   | "count" | "percentage" | "value" | "ratio" | "bps" | "fps" | "per_unique_device" | "per_ended_play";
 
@@ -79,7 +79,7 @@ const ENDED = ["count", "per_unique_device"] as const;
 const MINUTES = ["count", "per_unique_device", "per_ended_play"] as const;
 
 /**
- * Value fields per metric. api-facts names most metrics; the rest follow the family they belong to
+ * Value fields per metric. docs/api.md 10.4 names most metrics; the rest follow the family they belong to
  * (a "-with-ads" variant has the fields of its base metric, an ad- metric those of its content twin).
  */
 const VALUE_FIELDS_BY_METRIC = {
@@ -234,7 +234,7 @@ export type FilterLookup = (typeof FILTER_LOOKUPS)[number] | "subcategories";
 
 /** Rule group operators (spec 2.7). */
 export const RULE_GROUP_OPS = ["and", "or"] as const;
-/** Rule leaf operators: the spec's two plus `equals`, seen in real use (api-facts). */
+/** Rule leaf operators: the spec's two plus `equals`, seen in real use (docs/api.md 10.2). */
 export const RULE_LEAF_OPS = ["contains", "not_contains", "equals"] as const;
 
 /** Saved-filter categories that occur (spec 2.7); the emulator's lookup lists these. */

@@ -12,7 +12,7 @@ export type PiiOptOutSubmission = z.infer<typeof PiiOptOutSubmission>;
 
 /**
  * The POST answer (spec 2.9): the id, `created`, and the count of previously submitted identifiers,
- * named `ignored` (api-facts: the real name is not public).
+ * named `ignored` (docs/api.md 10.3: the real name is not public).
  */
 export const PiiOptOutSubmitResponse = z.looseObject({
   id: Identifier,

@@ -1,6 +1,6 @@
 /**
- * Step 1 of driving the provider path without the CLI (pulumi-dynamic-providers note, "Testing
- * without the CLI"): register resources from tsc-built code under `pulumi.runtime.setMocks` in a
+ * Step 1 of driving the provider path without the CLI (docs/dynamic-providers.md
+ * "Testing without the CLI"): register resources from tsc-built code under `pulumi.runtime.setMocks` in a
  * child node process and capture what the engine would receive, `__provider` included.
  */
 import { spawn } from "node:child_process";

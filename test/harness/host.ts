@@ -1,5 +1,5 @@
 /**
- * Steps 2 and 3 of driving the provider path without the CLI (pulumi-dynamic-providers note): start
+ * Steps 2 and 3 of driving the provider path without the CLI (docs/dynamic-providers.md "Testing without the CLI"): start
  * the SDK's real dynamic-provider host as the engine does and call it over gRPC with the SDK's own
  * stubs, with typed requests and answers.
  */
@@ -22,7 +22,7 @@ export interface ProviderHostOptions {
   project?: string;
   /**
    * Also point the SDK's `pulumi.log` at the fake engine (PULUMI_NODEJS_ENGINE). Off by default:
-   * the engine does not set it, so `pulumi.log` in the host writes to stdout (note, rule 10).
+   * the engine does not set it, so `pulumi.log` in the host writes to stdout (docs/dynamic-providers.md rule 10).
    */
   logToEngine?: boolean;
   /** Extra environment for the host (the engine lets the host inherit its environment). */
@@ -57,7 +57,7 @@ export interface CheckFailure {
   reason: string;
 }
 
-/** What `diff` answered. `changes`: some, none or unknown (note, rule 5). */
+/** What `diff` answered. `changes`: some, none or unknown (docs/dynamic-providers.md rule 5). */
 export interface DiffResult {
   changes: "some" | "none" | "unknown";
   replaces: string[];
@@ -328,7 +328,7 @@ export class ProviderHost {
   }
 
   /**
-   * Read(id, old outputs), as on refresh. `id` undefined means the object is gone (note, rule 7);
+   * Read(id, old outputs), as on refresh. `id` undefined means the object is gone (docs/dynamic-providers.md rule 7);
    * `inputs` is set when the provider returned inputs to use for later diffs.
    */
   async read(id: string, outputs: PropertyMap, options: CallOptions & { inputs?: PropertyMap } = {}): Promise<{ id: string | undefined; outputs: PropertyMap; inputs?: PropertyMap }> {

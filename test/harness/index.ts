@@ -1,6 +1,6 @@
 /**
  * The provider-host test harness: drives the SDK's real dynamic-provider host over gRPC from
- * tsc-built code, as the engine would (pulumi-dynamic-providers note, "Testing without the CLI").
+ * tsc-built code, as the engine would (docs/dynamic-providers.md "Testing without the CLI").
  *
  * ```ts
  * const resource = await captureDynamicResource({ module: "dist/provider/...", exportName: "SavedFilter", args: ["f", {...}] });

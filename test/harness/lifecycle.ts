@@ -1,7 +1,7 @@
 /**
  * The engine's step sequences on top of the host's calls, so that resource tests read like the
  * commands a user runs: `up` (check, then create, or diff and update/replace), `refresh` (read) and
- * `destroy` (delete), with the state the engine would keep (pulumi-dynamic-providers note).
+ * `destroy` (delete), with the state the engine would keep (docs/dynamic-providers.md "The life of a dynamic resource").
  */
 import { isDeepStrictEqual } from "node:util";
 import { ProviderCallError, type CallOptions, type CheckFailure, type DiffResult, type ProviderHost } from "./host";
@@ -31,7 +31,7 @@ export class CheckFailedError extends Error {
 }
 
 /**
- * The state the engine keeps after a partial failure (note: the resource stays with that id and
+ * The state the engine keeps after a partial failure (docs/dynamic-providers.md "The life of a dynamic resource": the resource stays with that id and
  * properties, and the next `up` updates it), or undefined for any other error.
  */
 export function stateAfterFailure(error: unknown, inputs: PropertyMap): ResourceState | undefined {

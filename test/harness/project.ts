@@ -1,7 +1,7 @@
 /**
  * Where the code under test lives: the repository's tsc output (dist/) and the Pulumi project
  * directory the provider host runs in. The host resolves `require("<package>/...")` inside
- * `__provider` from its working directory (pulumi-dynamic-providers note), as in a user's project.
+ * `__provider` from its working directory (docs/dynamic-providers.md rule 2), as in a user's project.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,7 +27,7 @@ export const PACKAGE_NAME = "pulumi-insights";
 /**
  * The absolute path of a module of the code under test, refusing with a clear message a module
  * that is not built or older than its TypeScript source: provider-path tests must run the tsc
- * output (pulumi-dynamic-providers note, rule 4), and `npm test` builds it first.
+ * output (docs/dynamic-providers.md rule 4), and `npm test` builds it first.
  */
 export function builtModule(modulePath: string): string {
   const absolute = path.resolve(REPOSITORY_ROOT, modulePath);

@@ -1,6 +1,6 @@
 /**
  * Values on the provider-host wire: plain JSON inside `google.protobuf.Struct`, with Pulumi's secret
- * marker (pulumi-dynamic-providers note: `{"4dabf18193072939515e22adb298388d":
+ * marker (docs/dynamic-providers.md "Testing without the CLI": `{"4dabf18193072939515e22adb298388d":
  * "1b47061264138c4ac30d75fd1eb44270", "value": ...}`). A secret in the harness is that very object,
  * so what a test writes is what travels and what comes back can be compared as it is.
  */

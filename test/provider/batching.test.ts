@@ -3,7 +3,7 @@ import { ProviderCallError, type PropertyMap } from "../harness";
 import { startProviderFixture, summarize, type ProviderFixture } from "./fixture";
 
 /**
- * The host's batcher (issue 7) through the real dynamic-provider host: concurrent engine calls on
+ * The host's batcher through the real dynamic-provider host: concurrent engine calls on
  * SavedFilter resources become bulk calls of up to 100 filters (spec 4.8), counted in the emulator's
  * journal, and a failure reaches only the resource that caused it.
  */

@@ -8,7 +8,7 @@ import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
 /**
  * A provider-host test setup: the emulator, a project whose node_modules resolve pulumi-insights,
  * the SDK's dynamic-provider host configured for the emulator, and the `__provider` text of one
- * resource class of the tsc build (pulumi-dynamic-providers note, "Testing without the CLI").
+ * resource class of the tsc build (docs/dynamic-providers.md "Testing without the CLI").
  */
 export interface ProviderFixture {
   emulator: TestEmulator;

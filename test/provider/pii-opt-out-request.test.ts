@@ -11,7 +11,7 @@ import { startProviderFixture, type ProviderFixture } from "./fixture";
 /**
  * PiiOptOutRequest through the real dynamic-provider host over gRPC, from the tsc build, against the
  * emulator whose clock the tests drive (spec 3.1: ENQUEUED after 0, STARTED after 1 min, FINISHED
- * after 5 min by default): what `pulumi up/refresh/destroy` would do (pulumi-dynamic-providers note).
+ * after 5 min by default): what `pulumi up/refresh/destroy` would do (docs/dynamic-providers.md "Testing without the CLI").
  */
 const MODULE = "dist/provider/index.js";
 /** Fast polling: the emulator's clock is moved by the tests, not by waiting. */

@@ -6,7 +6,7 @@ import { startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
  * SavedFilter through the real dynamic-provider host over gRPC, from the tsc build, against the
- * emulator: what `pulumi preview/up/refresh/destroy` would do (pulumi-dynamic-providers note).
+ * emulator: what `pulumi preview/up/refresh/destroy` would do (docs/dynamic-providers.md "Testing without the CLI").
  */
 const MODULE = "dist/provider/index.js";
 

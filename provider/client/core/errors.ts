@@ -101,7 +101,7 @@ export interface ApiErrorDetails extends RequestDescription {
 
 /**
  * The service answered with an error status. The emulator's body is `{status, error, message,
- * parameter?}` (a 401 is `{"message":"Unauthorized"}`, api-facts); `code`, `detail` and `parameter`
+ * parameter?}` (a 401 is `{"message":"Unauthorized"}`, docs/api.md 10.1); `code`, `detail` and `parameter`
  * are read from it when present.
  */
 export class ApiError extends RequestError {

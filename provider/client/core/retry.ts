@@ -1,19 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { ApiError, ConnectionError, RateLimitError, TimeoutError, type HttpMethod } from "./errors";
 
-/**
- * The client's one retry policy (a pure decision plus the clock it runs on). Rules, in order:
- * 1. A POST is retried after a 429 only: a 429 refuses the request before anything is applied, so
- *    sending it again cannot create twice. After any other failure a POST is never retried: the
- *    API has no idempotency key (api-facts), so a resent POST could create twice; the resource
- *    layer reconciles instead (see `isOutcomeUnknown`).
- * 2. At most `maxRetries` retries after the first attempt.
- * 3. Only 429, 5xx, connection errors and timeouts are retried (GET, PUT and DELETE are idempotent).
- * 4. The wait is the server's `Retry-After` when given (seconds or HTTP date), else a capped,
- *    jittered exponential backoff.
- * 5. When the wait would end after the time budget of the call, the call gives up at once with the
- *    last error instead of sleeping in vain.
- */
+/** Settings of the retry policy ({@link decideRetry}); defaults in {@link DEFAULT_RETRY_OPTIONS}. */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 3; 0 turns retries off. */
   maxRetries: number;
@@ -59,7 +47,20 @@ export interface FailedAttempt {
 /** The policy's answer: wait and retry, or give up (with the reason, for debugging). */
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: string };
 
-/** Applies the rules of the module comment, in order, to one failed attempt. */
+/**
+ * Decides about one failed attempt by the client's one retry policy (a pure decision; the clock
+ * it runs on is in the options). Rules, in order:
+ * 1. A POST is retried after a 429 only: a 429 refuses the request before anything is applied, so
+ *    sending it again cannot create twice. After any other failure a POST is never retried: the
+ *    API has no idempotency key (docs/api.md 10.1), so a resent POST could create twice; the resource
+ *    layer reconciles instead (see `isOutcomeUnknown`).
+ * 2. At most `maxRetries` retries after the first attempt.
+ * 3. Only 429, 5xx, connection errors and timeouts are retried (GET, PUT and DELETE are idempotent).
+ * 4. The wait is the server's `Retry-After` when given (seconds or HTTP date), else a capped,
+ *    jittered exponential backoff.
+ * 5. When the wait would end after the time budget of the call, the call gives up at once with the
+ *    last error instead of sleeping in vain.
+ */
 export function decideRetry(options: RetryOptions, failed: FailedAttempt): RetryDecision {
   if (failed.method === "POST" && !(failed.error instanceof RateLimitError)) return { retry: false, reason: "POST is never retried" };
   if (failed.attempt > options.maxRetries) return { retry: false, reason: `no retries left (maxRetries ${options.maxRetries})` };

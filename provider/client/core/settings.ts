@@ -32,7 +32,7 @@ export interface InsightsClientOptions {
 export const DEFAULT_CLIENT_OPTIONS = {
   timeoutMs: 30_000,
   // Spec 8 allows hundreds of concurrent requests per account, but the global limit of 3000 requests
-  // per 5 minutes per IP (api-facts) makes a small bound the polite default.
+  // per 5 minutes per IP (docs/api.md 10.1) makes a small bound the polite default.
   maxConcurrency: 8,
   retry: DEFAULT_RETRY_OPTIONS,
 } satisfies Required<Pick<InsightsClientOptions, "timeoutMs" | "maxConcurrency">> & { retry: RetryOptions };
@@ -45,7 +45,7 @@ export const SETTINGS_ENV = {
 } as const;
 
 /**
- * The HTTP Basic credentials (spec 5, api-facts). The header value lives in an ECMAScript private
+ * The HTTP Basic credentials (docs/api.md 5, 10.1). The header value lives in an ECMAScript private
  * field, which neither `util.inspect` nor `JSON.stringify` nor an enumeration can reach.
  */
 class Credentials {

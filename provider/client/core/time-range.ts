@@ -73,7 +73,7 @@ export const DAY_MS = 24 * HOUR_MS;
 export const WEEK_MS = 7 * DAY_MS;
 
 /**
- * What an endpoint family accepts (spec 4.1, 8, api-facts). `maxDurationMs` is enforced only by
+ * What an endpoint family accepts (docs/api.md 4.1, 8, 10.4, 10.5). `maxDurationMs` is enforced only by
  * families that cannot split a longer range themselves.
  */
 export interface RangePolicy<Format extends RangeFormat = RangeFormat> {
@@ -86,7 +86,7 @@ export interface RangePolicy<Format extends RangeFormat = RangeFormat> {
   maxDurationMs?: number;
   /**
    * Where `lastDays` counts back from: the most recent clock hour for historical metrics
-   * (api-facts: called at 04:20 with days=5 gives 5 days ending at 04:00Z), else (the default) now.
+   * (docs/api.md 10.4: called at 04:20 with days=5 gives 5 days ending at 04:00Z), else (the default) now.
    * Only policies that accept `lastDays` need it.
    */
   daysAnchor?: "hour" | "now";

@@ -191,13 +191,13 @@ function filterValues(value: unknown, path: string, isBoolean: boolean): string[
 /** A metric granularity after checking: an interval length, or one interval for the whole range. */
 export type Granularity = { text: string; stepMs: number } | { text: "ALL"; stepMs: undefined };
 
-/** Shortest and longest granularities seen (api-facts): PT1M to P10W, plus ALL. */
+/** Shortest and longest granularities seen (docs/api.md 10.4): PT1M to P10W, plus ALL. */
 const GRANULARITY_BOUNDS = { minMs: MINUTE_MS, maxMs: 70 * DAY_MS } as const;
 /** Units of an ISO 8601 duration with a fixed length, in the order they are written. */
 const DURATION_UNITS_MS = [WEEK_MS, DAY_MS, HOUR_MS, MINUTE_MS, 1000] as const;
 
 /**
- * Checks a granularity (spec 4.6: an ISO 8601 duration; api-facts: PT1M up to P10W, or ALL). Years
+ * Checks a granularity (spec 4.6: an ISO 8601 duration; docs/api.md 10.4: PT1M up to P10W, or ALL). Years
  * and months are refused because they have no fixed length, so windows could not align with them.
  */
 export function checkGranularity(text: unknown, path = "granularity"): Granularity {
@@ -216,7 +216,7 @@ export function checkGranularity(text: unknown, path = "granularity"): Granulari
   return { text, stepMs };
 }
 
-/** A metric name accepted in a path: the spec's list (4.6), the older alias and the metric group (api-facts). */
+/** A metric name accepted in a path: the spec's list (4.6), the older alias and the metric group (docs/api.md 10.4). */
 export type AcceptedMetricName = MetricName | keyof typeof METRIC_ALIASES | typeof QUALITY_SUMMARY;
 /** A dimension to group by: predefined or error-code (spec 4.7). */
 export type GroupByName = GroupByDimension | ErrorCodeDimension;

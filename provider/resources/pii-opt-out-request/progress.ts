@@ -20,7 +20,7 @@ export const TrackedRequest = z.object({
   origin: z.enum(["submitted", "adopted"]),
   /** How many of this resource's identifiers the request processes. */
   identifiers: z.number().int().nonnegative(),
-  /** The POST answer's counts (spec 2.9; `ignored` per api-facts); submitted requests only. */
+  /** The POST answer's counts (spec 2.9; `ignored` per docs/api.md 10.3); submitted requests only. */
   created: z.number().int().nonnegative().optional(),
   ignored: z.number().int().nonnegative().optional(),
 });
@@ -72,7 +72,7 @@ export function describeRequests(requests: readonly TrackedRequest[]): string {
 
 /**
  * How many of the resource's identifiers no tracked request accounts for: identifiers the service
- * reported as previously submitted whose earlier request the list did not show (api-facts: result
+ * reported as previously submitted whose earlier request the list did not show (docs/api.md 10.1: result
  * sets are capped at 500).
  */
 export function untrackedIdentifiers(progress: SubmissionProgress, identifierCount: number, batchCount: number): number {

@@ -9,13 +9,13 @@ import type { SubmissionProgress, TrackedRequest } from "./progress";
 /**
  * Submits a resource's identifiers as opt-out requests of at most 100 (spec 4.10, 8) so that nothing
  * is lost and nothing is sent twice without need:
- * - identifiers the service reports as previously submitted (`ignored`, api-facts) are counted, and
+ * - identifiers the service reports as previously submitted (`ignored`, docs/api.md 10.3) are counted, and
  *   the earlier requests that process them are found in the list and followed ("adopted");
  * - a POST rejected because every identifier was submitted before (the emulator's 400
  *   `all_identifiers_previously_submitted`, spec 3.1) adopts those earlier requests instead of failing;
  * - a POST whose outcome is unknown (timeout, reset after the server committed, a 5xx: see
  *   `isOutcomeUnknown`) is reconciled through the list before anything is sent again: only
- *   identifiers no request covers are re-sent. The API has no idempotency key (api-facts), and the
+ *   identifiers no request covers are re-sent. The API has no idempotency key (docs/api.md 10.1), and the
  *   client retries a POST only after a 429.
  * Progress is recorded batch by batch in {@link SubmissionProgress}, so a run that fails half-way
  * resumes at the first batch not handled.
@@ -25,7 +25,7 @@ import type { SubmissionProgress, TrackedRequest } from "./progress";
 export const ALL_PREVIOUSLY_SUBMITTED = "all_identifiers_previously_submitted";
 /** POSTs of one batch whose outcome may be unknown before the batch fails. */
 const LOST_ANSWER_ATTEMPTS = 3;
-/** Requests one list call asks for: the cap of every result set (api-facts). */
+/** Requests one list call asks for: the cap of every result set (docs/api.md 10.1). */
 const LIST_LIMIT = 500;
 
 /** The identifiers in fixed batches of at most 100: sorted, so a reordered list gives the same batches. */

@@ -5,7 +5,7 @@ import { describeStatuses, isSettled, type SubmissionProgress } from "./progress
 
 /**
  * Waiting for opt-out requests to reach FINISHED (spec 3.1). The engine passes no timeout to a
- * dynamic provider (dynamic-provider note, rule 9), so the resource's own inputs bound the wait.
+ * dynamic provider (docs/dynamic-providers.md rule 9), so the resource's own inputs bound the wait.
  */
 
 /** Waits grow by this factor after each poll (capped backoff)... */

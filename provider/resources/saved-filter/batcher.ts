@@ -7,8 +7,8 @@ import type { SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../../sch
 import { report, sharedClient } from "../../host/runtime";
 
 /**
- * The host's request batcher for saved filters (issue 7). The engine drives dynamic resources
- * concurrently through one host process (dynamic-provider note), and the API takes up to 100
+ * The host's request batcher for saved filters. The engine drives dynamic resources
+ * concurrently through one host process (docs/dynamic-providers.md "The life of a dynamic resource"), and the API takes up to 100
  * filters per call (spec 4.8, 8): concurrent reads, creates, updates and deletes are coalesced into
  * bulk calls of at most 100 during a short wait window, and each answer is split back per caller.
  * A refused bulk call is taken apart so that a failure reaches only the caller whose filter caused it.
@@ -254,7 +254,7 @@ export class FilterBatcher {
    * Creates the filter (one POST per batch; answers come back in input order). A 429 is waited out
    * by the client's retry policy (client/core/retry.ts). When the outcome of a POST is unknown, the
    * filters it may have made are looked for by exact name and equivalent rules before anything is
-   * posted again (no idempotency key exists, api-facts).
+   * posted again (no idempotency key exists, docs/api.md 10.1).
    */
   create(input: SavedFilterInput): Promise<SavedFilter> {
     return this.creates.add(input);

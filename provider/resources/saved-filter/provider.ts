@@ -95,7 +95,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     }
   },
 
-  /** Sends only what changed (PUT merges, spec 4.8) and returns the full outputs (note, rule 6). */
+  /** Sends only what changed (PUT merges, spec 4.8) and returns the full outputs (docs/dynamic-providers.md rule 6). */
   async update(id, olds, news) {
     const declared: DeclaredFilter = DeclaredFilter.parse(news);
     try {

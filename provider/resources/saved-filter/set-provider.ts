@@ -271,7 +271,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     }
   },
 
-  /** Applies the member changes with bulk calls and returns the full outputs (note, rule 6). */
+  /** Applies the member changes with bulk calls and returns the full outputs (docs/dynamic-providers.md rule 6). */
   async update(id, olds, news) {
     const { outputs, failures, total } = await apply(olds as SavedFilterSetOutputs, news);
     if (failures.length > 0) throw new ResourceInitFailedError(failureMessage(failures, total), id, outputs, news.__provider, failures);

@@ -219,7 +219,7 @@ export function stateOf(filter: SavedFilter): FilterState {
  * Brings filter `id` from `current` (its last known state) to `desired`: one PUT item with only
  * what changed, none when nothing did. PUT merges (spec 4.8) and answers only a location, so the new
  * state is the old one with the changes applied rather than a read-back: one bulk call per
- * operation (issue 7). `edited` and `editor` keep the values of the last read until a refresh.
+ * operation. `edited` and `editor` keep the values of the last read until a refresh.
  */
 export async function updateFilter(batcher: FilterBatcher, id: string, current: Partial<FilterState>, desired: SavedFilterInput): Promise<FilterState> {
   const changed = plannedChanges(current, desired);
