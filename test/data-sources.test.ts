@@ -5,6 +5,7 @@ import {
   InsightsError,
   NotFoundError,
   SettingsError,
+  TimeoutError,
 } from "../provider/client";
 import {
   closeDataSourceClients,
@@ -415,6 +416,20 @@ describe("settings", () => {
     expect((error as Error).message).toContain("connection.clientSecret");
     expect((error as Error).message).toContain("pulumi config set --secret insights:clientSecret");
     expect((error as Error).message).toContain("INSIGHTS_CLIENT_SECRET");
+  });
+
+  it("the timeout and the retry budget are settings: INSIGHTS_TIMEOUT_MS ends a slow read, a bad value names its key", async () => {
+    await emulator.control("POST", "faults", { method: "GET", path: "/bulk_filters/fields", latencyMs: 2_000, times: 1 });
+    vi.stubEnv("INSIGHTS_TIMEOUT_MS", "100");
+    vi.stubEnv("INSIGHTS_MAX_RETRIES", "0");
+    const slow = await failure(getFilterFields({ connection }));
+    expect(slow).toBeInstanceOf(TimeoutError);
+    expect((slow as Error).message).toContain("100 ms");
+    vi.stubEnv("INSIGHTS_TIMEOUT_MS", "soon");
+    const refused = await failure(getFilterFields({ connection }));
+    expect(refused).toBeInstanceOf(SettingsError);
+    expect((refused as SettingsError).option).toBe("timeoutMs");
+    expect((refused as Error).message).toBe('the environment variable INSIGHTS_TIMEOUT_MS must be an integer from 1 to 3600000, got "soon"');
   });
 
   it("the client's own checks apply: plain HTTP to a remote host is refused", async () => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { InsightsClient, SettingsError, SETTINGS_ENV } from "../client";
+import { InsightsClient, SettingsError, SETTINGS_ENV, type InsightsClientOptions } from "../client";
 
 /**
  * Where the data sources find the API. They run in the Pulumi program's own process (the
@@ -25,6 +25,71 @@ export interface InsightsConnection {
 
 /** The settings of a client once resolved: every one found somewhere. */
 export type ConnectionSettings = Required<InsightsConnection>;
+
+/**
+ * Timeouts and retry budget of the client that the dynamic-provider host and the data sources make,
+ * so that a user on a slow network can raise them and a test can lower them. Each is read from the
+ * stack config (`insights:timeoutMs`), else the environment (`INSIGHTS_TIMEOUT_MS`); absent ones
+ * keep the client's defaults (client/core/settings.ts).
+ */
+export interface TransportTuning {
+  /** Timeout of one attempt, in milliseconds (default 30 000). */
+  timeoutMs?: number;
+  /** Retries after the first attempt of an idempotent request, or after a 429 (default 3). */
+  maxRetries?: number;
+  /** Time budget of one call from its first attempt, waits included, in milliseconds (default 60 000). */
+  retryBudgetMs?: number;
+  /**
+   * How long an operation whose outcome is unknown (a timeout, a reset after sending, a 5xx to a
+   * POST) waits for the account to show the earlier attempt before it fails, in milliseconds
+   * (default {@link DEFAULT_UNKNOWN_OUTCOME_WAIT_MS}). Only the dynamic-provider host writes.
+   */
+  unknownOutcomeWaitMs?: number;
+}
+
+/** Default of {@link TransportTuning.unknownOutcomeWaitMs}: a late write usually lands within a minute. */
+export const DEFAULT_UNKNOWN_OUTCOME_WAIT_MS = 60_000;
+
+/** Each tuning setting: its environment variable and the integers it accepts. */
+export const TUNING_SETTINGS = {
+  timeoutMs: { env: "INSIGHTS_TIMEOUT_MS", minimum: 1, maximum: 3_600_000 },
+  maxRetries: { env: "INSIGHTS_MAX_RETRIES", minimum: 0, maximum: 100 },
+  retryBudgetMs: { env: "INSIGHTS_RETRY_BUDGET_MS", minimum: 0, maximum: 86_400_000 },
+  unknownOutcomeWaitMs: { env: "INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS", minimum: 0, maximum: 86_400_000 },
+} as const satisfies Record<keyof TransportTuning, { env: string; minimum: number; maximum: number }>;
+
+/**
+ * Reads {@link TransportTuning} from the stack config (`get` takes the full key), else the
+ * environment; throws a `SettingsError` naming the key for a value that is not an integer in range.
+ */
+export function tuningFrom(
+  get: (configKey: string) => string | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): TransportTuning {
+  const tuning: TransportTuning = {};
+  for (const [name, { env: variable, minimum, maximum }] of Object.entries(TUNING_SETTINGS) as Array<[keyof TransportTuning, (typeof TUNING_SETTINGS)[keyof TransportTuning]]>) {
+    const configKey = `${CONFIG_NAMESPACE}:${name}`;
+    const fromConfig = nonBlank(get(configKey));
+    const text = fromConfig ?? nonBlank(env[variable]);
+    if (text === undefined) continue;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < minimum || value > maximum) {
+      const source = fromConfig === undefined ? `the environment variable ${variable}` : `the stack config ${configKey}`;
+      throw new SettingsError(name, `${source} must be an integer from ${minimum} to ${maximum}, got ${JSON.stringify(text)}`);
+    }
+    tuning[name] = value;
+  }
+  return tuning;
+}
+
+/** The client options of settings and tuning (the host's wait for unknown outcomes is not the client's). */
+export function clientOptionsOf(settings: ConnectionSettings, tuning: TransportTuning): InsightsClientOptions {
+  const retry = {
+    ...(tuning.maxRetries === undefined ? {} : { maxRetries: tuning.maxRetries }),
+    ...(tuning.retryBudgetMs === undefined ? {} : { budgetMs: tuning.retryBudgetMs }),
+  };
+  return { ...settings, ...(tuning.timeoutMs === undefined ? {} : { timeoutMs: tuning.timeoutMs }), retry };
+}
 
 type SettingName = keyof typeof SETTINGS_ENV;
 const SETTING_NAMES = Object.keys(SETTINGS_ENV) as SettingName[];
@@ -77,10 +142,11 @@ const clients = new Map<string, InsightsClient>();
 export function clientFor(connection: InsightsConnection = {}): InsightsClient {
   // Read at call time, not at import: tests and programs may set the config after importing.
   const settings = settingsFrom(connection, pulumi.runtime.getConfig);
-  const key = createHash("sha256").update(JSON.stringify(SETTING_NAMES.map((name) => settings[name]))).digest("hex");
+  const tuning = tuningFrom(pulumi.runtime.getConfig);
+  const key = createHash("sha256").update(JSON.stringify([SETTING_NAMES.map((name) => settings[name]), tuning])).digest("hex");
   let client = clients.get(key);
   if (client === undefined) {
-    client = new InsightsClient(settings);
+    client = new InsightsClient(clientOptionsOf(settings, tuning));
     clients.set(key, client);
   }
   return client;

@@ -5,7 +5,7 @@
  * Settings: `connection` in the arguments, else the stack config `insights:*`, else `INSIGHTS_*`.
  */
 export * from "./alerts";
-export { closeDataSourceClients, type InsightsConnection } from "./connection";
+export { closeDataSourceClients, type InsightsConnection, type TransportTuning } from "./connection";
 export type { DataSourceArgs, DataSourceOptions, DataSourceOutputArgs, DataSourceOutputOptions, KnownFields } from "./define";
 export * from "./filters";
 export type { FieldsOf, GroupByData, GroupByEntity, MetricData, MetricPoint, PerMetric } from "./metric-data";

@@ -1,5 +1,12 @@
 import { InsightsClient } from "../client";
-import { settingsFrom, type ConnectionSettings } from "../data/connection";
+import {
+  clientOptionsOf,
+  DEFAULT_UNKNOWN_OUTCOME_WAIT_MS,
+  settingsFrom,
+  tuningFrom,
+  type ConnectionSettings,
+  type TransportTuning,
+} from "../data/connection";
 
 /**
  * What every resource served by one dynamic-provider host shares: the settings from the stack's
@@ -8,7 +15,7 @@ import { settingsFrom, type ConnectionSettings } from "../data/connection";
  */
 
 /** The settings as last resolved, or why they cannot be: thrown by the first call that needs the client. */
-type Resolution = { settings: ConnectionSettings } | { error: unknown };
+type Resolution = { settings: ConnectionSettings; tuning: TransportTuning } | { error: unknown };
 
 let resolution: Resolution | undefined;
 let client: InsightsClient | undefined;
@@ -16,7 +23,7 @@ let client: InsightsClient | undefined;
 /** The settings from the stack config `get` reads (secrets arrive decrypted), else the environment. */
 function resolve(get: (configKey: string) => string | undefined): Resolution {
   try {
-    return { settings: settingsFrom(undefined, get) };
+    return { settings: settingsFrom(undefined, get), tuning: tuningFrom(get) };
   } catch (error) {
     return { error };
   }
@@ -39,8 +46,18 @@ export function configureFromStack(config: { get(key: string): string | undefine
 export function sharedClient(): InsightsClient {
   resolution ??= resolve(() => undefined);
   if ("error" in resolution) throw resolution.error;
-  client ??= new InsightsClient(resolution.settings);
+  client ??= new InsightsClient(clientOptionsOf(resolution.settings, resolution.tuning));
   return client;
+}
+
+/**
+ * How long an operation whose outcome is unknown waits for the account to show it
+ * (`insights:unknownOutcomeWaitMs`, `INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS`; data/connection.ts).
+ */
+export function unknownOutcomeWaitMs(): number {
+  resolution ??= resolve(() => undefined);
+  if ("error" in resolution) throw resolution.error;
+  return resolution.tuning.unknownOutcomeWaitMs ?? DEFAULT_UNKNOWN_OUTCOME_WAIT_MS;
 }
 
 /**
