@@ -2,6 +2,8 @@
  * The Insights API emulator: a faithful, stateful, deterministic local implementation of the whole
  * API (spec section 4) with a control plane for the clock, faults and the request journal.
  * See emulator/README.md.
+ *
+ * @module pulumi-insights/emulator
  */
 export { startEmulator, type RunningEmulator } from "./server";
 export type { EmulatorOptions, PiiTiming, StateSnapshot } from "./state";

@@ -7,6 +7,8 @@
  *   name: "North America, no test devices",
  *   rules: and(or(field("Country").equals("United States"), field("Country").equals("Canada")), tag("deviceId").notContains("test-")),
  * });
+ *
+ * @module pulumi-insights
  */
 export * from "./client";
 export * from "./data";

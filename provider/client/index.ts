@@ -1,3 +1,9 @@
+/**
+ * The typed client of the Insights API on its own, usable without Pulumi: `InsightsClient`, its
+ * families' parameter and answer types, and the error hierarchy (`InsightsError` and subclasses).
+ *
+ * @module pulumi-insights/client
+ */
 import { AlertsApi } from "./alerts";
 import { FiltersApi } from "./filters";
 import { MetricsApi } from "./metrics";

@@ -1,0 +1,91 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPOSITORY_ROOT } from "./harness";
+
+/**
+ * The package as a user receives it: `npm pack` of the repository (already built by `npm test`, so
+ * scripts are skipped), unpacked into a temporary folder, and read as files.
+ */
+let work: string;
+let unpacked: string;
+
+beforeAll(() => {
+  work = mkdtempSync(path.join(tmpdir(), "insights-package-"));
+  const [packed] = JSON.parse(
+    execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: REPOSITORY_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
+  ) as { filename: string }[];
+  execFileSync("tar", ["-xzf", path.join(work, packed!.filename), "-C", work]);
+  unpacked = path.join(work, "package");
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Every file under `folder`, relative to it. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)));
+}
+
+describe("npm pack", () => {
+  it("ships the Apache-2.0 license that package.json names", () => {
+    const manifest = JSON.parse(readFileSync(path.join(unpacked, "package.json"), "utf8")) as { license: string };
+    expect(manifest.license).toBe("Apache-2.0");
+    const license = readFileSync(path.join(unpacked, "LICENSE"), "utf8");
+    expect(license).toContain("Apache License");
+    expect(license).toContain("Version 2.0, January 2004");
+    expect(license).toContain("END OF TERMS AND CONDITIONS");
+  });
+
+  it("ships every source map with the sources it points at", () => {
+    const maps = filesUnder(unpacked).filter((file) => file.endsWith(".js.map"));
+    expect(maps.length).toBeGreaterThan(50);
+    const incomplete = maps.filter((file) => {
+      const map = JSON.parse(readFileSync(path.join(unpacked, file), "utf8")) as { sources: string[]; sourcesContent?: (string | null)[] };
+      const shipped = (source: string, index: number) => typeof map.sourcesContent?.[index] === "string" || existsSync(path.resolve(unpacked, path.dirname(file), source));
+      return map.sources.length === 0 || !map.sources.every(shipped);
+    });
+    expect(incomplete).toEqual([]);
+  });
+
+  it("has no README link that leads nowhere inside the package", () => {
+    const documents = filesUnder(unpacked).filter((file) => file.endsWith(".md"));
+    expect(documents).toContain("README.md");
+    const broken: string[] = [];
+    let relativeLinks = 0;
+    for (const document of documents) {
+      const text = readFileSync(path.join(unpacked, document), "utf8");
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/i.test(target!)) continue;
+        relativeLinks += 1;
+        if (!existsSync(path.resolve(unpacked, path.dirname(document), target!))) broken.push(`${document} -> ${target}`);
+      }
+    }
+    expect(relativeLinks).toBeGreaterThan(5);
+    expect(broken).toEqual([]);
+  });
+
+  it("states in the README the Node.js versions that `engines` accepts", () => {
+    const manifest = JSON.parse(readFileSync(path.join(unpacked, "package.json"), "utf8")) as { engines: { node: string } };
+    expect(manifest.engines.node).toBe(">=20.20 <21 || >=22");
+    expect(readFileSync(path.join(unpacked, "README.md"), "utf8")).toContain("Node.js 20.20 or later on the 20 line, or 22 and later");
+  });
+
+  it("builds when packed from a clone or installed from git (prepare), and types resolve for every entry point", () => {
+    const manifest = JSON.parse(readFileSync(path.join(unpacked, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+      exports: Record<string, { types?: string }>;
+      typesVersions: Record<string, Record<string, string[]>>;
+    };
+    expect(manifest.scripts.prepare).toBe("npm run build");
+    for (const entry of ["client", "schema", "emulator"]) {
+      const declared = manifest.exports[`./${entry}`]!.types!;
+      expect(existsSync(path.join(unpacked, declared))).toBe(true);
+      // moduleResolution node10 (the 2024-2026 Pulumi template) reads typesVersions, not exports.
+      expect(manifest.typesVersions["*"]![entry]).toEqual([declared.replace(/^\.\//, "")]);
+    }
+  });
+});
