@@ -76,7 +76,11 @@ export function parseTimeRange(query: URLSearchParams, nowMs: number, rules: Tim
       throw badRequest(`"${format}" is accepted only by ${where} (spec 4.1); give a start and end instead`, format);
     }
     const count = positiveInteger(query.get(format)!, format);
-    if (format === "minutes") return { fromMs: nowMs - count * MINUTE_MS, toMs: nowMs, format };
+    if (format === "minutes") {
+      // docs/api.md 10.4: counts back from the most recent whole minute, as days does from the hour.
+      const anchor = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
+      return { fromMs: anchor - count * MINUTE_MS, toMs: anchor, format };
+    }
     const anchor = rules.daysAnchor === "hour" ? Math.floor(nowMs / HOUR_MS) * HOUR_MS : nowMs;
     return { fromMs: anchor - count * DAY_MS, toMs: anchor, format };
   }
@@ -108,8 +112,12 @@ export interface RangeLimits {
   label: string;
 }
 
-/** Answers 422 when a range exceeds the family's limits (spec 7, 8). */
+/**
+ * Answers 422 when a range exceeds the family's limits (spec 7, 8). The age of a `minutes` range is
+ * measured from the whole minute it counts back from, so `minutes=15` stays within 15 minutes.
+ */
 export function enforceRangeLimits(range: TimeRange, nowMs: number, limits: RangeLimits): void {
+  const reference = range.format === "minutes" ? Math.floor(nowMs / MINUTE_MS) * MINUTE_MS : nowMs;
   if (limits.maxDurationMs !== undefined && range.toMs - range.fromMs > limits.maxDurationMs) {
     throw unprocessable(
       `the range of ${limits.label} is at most ${describeDuration(limits.maxDurationMs)} (spec 8); ` +
@@ -117,7 +125,7 @@ export function enforceRangeLimits(range: TimeRange, nowMs: number, limits: Rang
       "time_range",
     );
   }
-  if (limits.maxAgeMs !== undefined && range.fromMs < nowMs - limits.maxAgeMs) {
+  if (limits.maxAgeMs !== undefined && range.fromMs < reference - limits.maxAgeMs) {
     throw unprocessable(
       `the start of ${limits.label} must be within the last ${describeDuration(limits.maxAgeMs)} (spec 8)`,
       "time_range",

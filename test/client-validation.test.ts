@@ -271,8 +271,8 @@ describe("merging and reading metric results (spec 2.4)", () => {
 
   it("merges group-by chunks entity by entity and reads one entity's series", () => {
     const datum = (value: string, metrics: Record<string, object>) => ({ dimension: { key: "cdn", value }, metrics });
-    const first = { time_series: [{ timestamp: timestampOf(t0), dimensional_data: [datum("Akamai", { attempts: { count: 9 } }), datum("Fastly", { attempts: { count: 4 } })] }], total: [datum("Akamai", { attempts: { count: 9 } }), datum("Fastly", { attempts: { count: 4 } })] };
-    const second = { time_series: [{ timestamp: timestampOf(t0), dimensional_data: [datum("Fastly", { plays: { count: 2, percentage: 50 } }), datum("Akamai", { plays: { count: 6, percentage: 66.7 } })] }], total: [datum("Akamai", { plays: { count: 6, percentage: 66.7 } }), datum("Fastly", { plays: { count: 2, percentage: 50 } })] };
+    const first = { time_series: [{ timestamp: timestampOf(t0), dimensional_data: [datum("Akamai", { attempts: { count: 9 } }), datum("Fastly", { attempts: { count: 4 } })] }], total: { dimensional_data: [datum("Akamai", { attempts: { count: 9 } }), datum("Fastly", { attempts: { count: 4 } })] } };
+    const second = { time_series: [{ timestamp: timestampOf(t0), dimensional_data: [datum("Fastly", { plays: { count: 2, percentage: 50 } }), datum("Akamai", { plays: { count: 6, percentage: 66.7 } })] }], total: { dimensional_data: [datum("Akamai", { plays: { count: 6, percentage: 66.7 } }), datum("Fastly", { plays: { count: 2, percentage: 50 } })] } };
     const result = new GroupByResult<"attempts" | "plays">(mergeByMembers([single(first, window(0, 1)), single(second, window(0, 1))], GROUP_BY_SHAPE) as never);
     expect(result.entities()).toEqual(["Akamai", "Fastly"]);
     expect(result.series("plays", "count", "Akamai")).toEqual([{ time: new Date(t0), value: 6 }]);

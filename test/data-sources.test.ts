@@ -211,7 +211,7 @@ describe("metrics (spec 4.6)", () => {
     const query = { metric: "plays", dimension: "isp", limit: 3, sortBy: "plays", order: "desc", range: { lastDays: 1 }, granularity: "ALL" } as const;
     const data = await getMetricGroupBy({ ...query, connection });
     const body = await raw("/insights/3.0/metrics/plays/group-by/isp", { days: 1, granularity: "ALL", limit: 3, sort_by: "plays", order: "desc" });
-    expect(data.entities.map((entity) => entity.value)).toEqual(body.total.map((datum: any) => datum.dimension.value));
+    expect(data.entities.map((entity) => entity.value)).toEqual(body.total.dimensional_data.map((datum: any) => datum.dimension.value));
     expect(data.entities.length).toBe(3);
     const counts = data.entities.map((entity) => entity.total!.plays.count!);
     expect(counts).toEqual([...counts].sort((left, right) => right - left));
@@ -234,7 +234,7 @@ describe("metrics (spec 4.6)", () => {
     const data = await getMetricGroupByTag({ metric: "plays", tag, range: { lastDays: 1 }, granularity: "ALL", connection });
     const body = await raw(`/insights/3.0/metrics/plays/group-by/dimension-tag/${encodeURIComponent(tag)}`, { days: 1, granularity: "ALL" });
     expect(data.response.time_series).toEqual(body.time_series);
-    expect(data.entities.map((entity) => entity.value)).toEqual(body.total.map((datum: any) => datum.dimension.value));
+    expect(data.entities.map((entity) => entity.value)).toEqual(body.total.dimensional_data.map((datum: any) => datum.dimension.value));
   });
 
   it("getGroupByDimensions lists a metric's dimensions, historical or real time", async () => {

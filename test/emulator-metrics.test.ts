@@ -183,7 +183,7 @@ describe("metric computation over hand-made sessions", () => {
     });
     const top = rankGroups(byError, { sortBy: failures[0]!, order: "desc", limit: 50 });
     const body = renderGroupBy(byError, top, failures, layout, { key: "video_start_failure_error", description: "Video Start Failure Error" });
-    expect(body.total.map((datum) => [datum.dimension.value, datum.metrics["video_start_failures"]])).toEqual([
+    expect(body.total.dimensional_data.map((datum) => [datum.dimension.value, datum.metrics["video_start_failures"]])).toEqual([
       ["E1", { count: 1, percentage: 25 }],
       ["E2", { count: 1, percentage: 25 }],
     ]);
@@ -264,7 +264,7 @@ describe("emulator metrics over HTTP (spec 2.4, 4.6, 4.7, 7, 8)", () => {
 
     it("agrees with the sample sessions: the attempts of a past hour are the sessions that started in it, filters included", async () => {
       const byCountry = await grouped(`${BASE}/attempts/group-by/geo-country-code`, { ...PAST_HOUR, limit: 500 });
-      const small = byCountry.total!.find((datum) => datum.metrics["attempts"]!.count! > 0 && datum.metrics["attempts"]!.count! < 500)!;
+      const small = byCountry.total!.dimensional_data.find((datum) => datum.metrics["attempts"]!.count! > 0 && datum.metrics["attempts"]!.count! < 500)!;
       expect(small).toBeDefined();
       const country = small.dimension.value;
       const sessions = await ok("/insights/3.0/sessions/content", { ...PAST_HOUR, limit: 500, geo_country_code: country });
@@ -395,9 +395,9 @@ describe("emulator metrics over HTTP (spec 2.4, 4.6, 4.7, 7, 8)", () => {
     it("groups by a dimension: snake_case key, description, top entities by the sort metric, totals over the range", async () => {
       const body = await grouped(`${BASE}/attempts/group-by/geo-country-code`, { days: 1 });
       expect(body._meta!.group_by_dimension).toEqual({ key: "geo_country_code", description: "Geo Country Code" });
-      const totals = body.total!.map((datum) => datum.metrics["attempts"]!.count!);
+      const totals = body.total!.dimensional_data.map((datum) => datum.metrics["attempts"]!.count!);
       expect(totals).toEqual([...totals].sort((a, b) => b - a));
-      expect(body.total![0]!.dimension).toMatchObject({ key: "geo_country_code", value: "US", description: "United States" });
+      expect(body.total!.dimensional_data[0]!.dimension).toMatchObject({ key: "geo_country_code", value: "US", description: "United States" });
       const plainTotal = (await series(`${BASE}/attempts`, { days: 1 })).total!["attempts"]!.count!;
       expect(totals.reduce((sum, value) => sum + value, 0)).toBe(plainTotal); // fewer than 50 countries exist
       const perInterval = body.time_series.flatMap((point) => point.dimensional_data).filter((datum) => datum.dimension.value === "US");
@@ -406,12 +406,12 @@ describe("emulator metrics over HTTP (spec 2.4, 4.6, 4.7, 7, 8)", () => {
 
     it("cuts to limit, sorts by sort_by in order, and keeps ties deterministic", async () => {
       const top3 = await grouped(`${BASE}/custom-selection/group-by/cdn`, { metric: ["attempts", "rebuffering-ratio"], days: 1, limit: 3, sort_by: "rebuffering-ratio", order: "asc" });
-      const ratios = top3.total!.map((datum) => datum.metrics["rebuffering_ratio"]!.ratio!);
-      expect(top3.total).toHaveLength(3);
+      const ratios = top3.total!.dimensional_data.map((datum) => datum.metrics["rebuffering_ratio"]!.ratio!);
+      expect(top3.total!.dimensional_data).toHaveLength(3);
       expect(ratios).toEqual([...ratios].sort((a, b) => a - b));
       for (const point of top3.time_series) expect(point.dimensional_data.length).toBeLessThanOrEqual(3);
       const again = await grouped(`${BASE}/custom-selection/group-by/cdn`, { metric: ["attempts", "rebuffering-ratio"], days: 1, limit: 3, sort_by: "rebuffering_ratio", order: "asc" });
-      expect(again.total).toEqual(top3.total);
+      expect(again.total!.dimensional_data).toEqual(top3.total!.dimensional_data);
     });
 
     it("refuses bad limit, sort_by and order, and a limit above 50 over more than 24 hours with 422", async () => {
@@ -428,9 +428,9 @@ describe("emulator metrics over HTTP (spec 2.4, 4.6, 4.7, 7, 8)", () => {
     it("groups by error codes only with their metric, with rates over all traffic", async () => {
       const body = await grouped(`${BASE}/video-start-failures/group-by/video-start-failure-error`, { days: 1 });
       const total = (await series(`${BASE}/video-start-failures`, { days: 1 })).total!["video_start_failures"]!;
-      expect(body.total!.length).toBeGreaterThan(0);
-      expect(body.total!.reduce((sum, datum) => sum + datum.metrics["video_start_failures"]!.count!, 0)).toBe(total.count);
-      const percentages = body.total!.reduce((sum, datum) => sum + datum.metrics["video_start_failures"]!.percentage!, 0);
+      expect(body.total!.dimensional_data.length).toBeGreaterThan(0);
+      expect(body.total!.dimensional_data.reduce((sum, datum) => sum + datum.metrics["video_start_failures"]!.count!, 0)).toBe(total.count);
+      const percentages = body.total!.dimensional_data.reduce((sum, datum) => sum + datum.metrics["video_start_failures"]!.percentage!, 0);
       expect(percentages).toBeCloseTo(total.percentage!, 2);
       expect((await refused(400, `${BASE}/attempts/group-by/video-start-failure-error`)).parameter).toBe("dimension");
       await refused(400, `${BASE}/custom-selection/group-by/video-start-failure-error`, { metric: ["video-start-failures", "attempts"] });
@@ -441,7 +441,7 @@ describe("emulator metrics over HTTP (spec 2.4, 4.6, 4.7, 7, 8)", () => {
       expect(tags).toContain("subscriptionTier");
       const body = await grouped(`${BASE}/attempts/group-by/dimension-tag/subscriptionTier`, { days: 1 });
       expect(body._meta!.group_by_dimension!.key).toBe("subscriptionTier");
-      expect(body.total!.length).toBeGreaterThan(0);
+      expect(body.total!.dimensional_data.length).toBeGreaterThan(0);
       expect((await refused(404, `${BASE}/attempts/group-by/dimension-tag/subscriptiontier`)).message).toContain('did you mean "subscriptionTier"');
     });
 
@@ -478,8 +478,8 @@ describe("emulator metrics over HTTP (spec 2.4, 4.6, 4.7, 7, 8)", () => {
 
     it("answers quality-summary grouped by asset", async () => {
       const body = await grouped(`${REAL_TIME}/quality-summary/group-by/asset`, { minutes: 10 });
-      expect(body.total!.length).toBeGreaterThan(0);
-      expect(Object.keys(body.total![0]!.metrics)).toHaveLength(9);
+      expect(body.total!.dimensional_data.length).toBeGreaterThan(0);
+      expect(Object.keys(body.total!.dimensional_data[0]!.metrics)).toHaveLength(9);
     });
   });
 

@@ -1,7 +1,7 @@
+import { ERROR_CODE_DIMENSIONS, GROUP_BY_DIMENSIONS } from "../../provider/schema/names";
 import {
-  ERROR_CODE_DIMENSIONS, GROUP_BY_DIMENSIONS, METRIC_ALIASES, METRIC_NAMES, METRIC_VALUE_FIELDS, metricMemberName,
-  QUALITY_SUMMARY, QUALITY_SUMMARY_MEMBERS, type MetricName, type ValueField,
-} from "../../provider/schema/names";
+  isMetricName, memberName, METRIC_ALIASES, QUALITY_SUMMARY, QUALITY_SUMMARY_MEMBERS, VALUE_FIELDS, type MetricName, type ValueField,
+} from "../contract/metrics";
 import { METRIC_DEFINITIONS, type MetricDefinition } from "./definitions";
 
 /**
@@ -28,12 +28,13 @@ export interface RequestedMetric {
  */
 export function resolveMetric(name: string): RequestedMetric[] | undefined {
   if (name === QUALITY_SUMMARY) return QUALITY_SUMMARY_MEMBERS.map((member) => requested(member, member));
-  if (name in METRIC_ALIASES) return [requested(name, "exits-before-video-start")];
-  return (METRIC_NAMES as readonly string[]).includes(name) ? [requested(name, name as MetricName)] : undefined;
+  const alias = METRIC_ALIASES[name];
+  if (alias) return [requested(name, alias.metric)];
+  return isMetricName(name) ? [requested(name, name)] : undefined;
 }
 
 function requested(name: string, metric: MetricName): RequestedMetric {
-  return { name, member: metricMemberName(name), metric, fields: METRIC_VALUE_FIELDS[metric], definition: METRIC_DEFINITIONS[metric] };
+  return { name, member: memberName(name), metric, fields: VALUE_FIELDS[metric], definition: METRIC_DEFINITIONS[metric] };
 }
 
 /** Whether any of the members reads ad sessions (ad metrics need ad insights, spec 1, 4.2). */
@@ -52,7 +53,7 @@ export interface ResolvedDimension {
 
 /** A predefined or error-code group-by dimension by its kebab-case path name; undefined if unknown. */
 export function resolveDimension(name: string): ResolvedDimension | undefined {
-  const errorCodeOf = (ERROR_CODE_DIMENSIONS as Record<string, MetricName>)[name];
+  const errorCodeOf = (ERROR_CODE_DIMENSIONS as Record<string, MetricName | undefined>)[name];
   if (errorCodeOf) return { key: snakeCase(name), description: describeDimension(name), errorCodeOf };
   return (GROUP_BY_DIMENSIONS as readonly string[]).includes(name)
     ? { key: snakeCase(name), description: describeDimension(name) }

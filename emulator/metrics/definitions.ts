@@ -1,4 +1,4 @@
-import type { MetricName, ValueField } from "../../provider/schema/names";
+import type { MetricName, ValueField } from "../contract/metrics";
 import type { SessionKind } from "../world/types";
 import {
   both, COMPLETED_CREATIVE_PERCENT, connectionInducedRebufferingRatioPercent, EARLY_EXIT_PERCENT, hasPreRoll,
@@ -12,7 +12,7 @@ import {
 
 /**
  * What every metric of spec 4.6 means: which sessions it reads (content or ad), its accumulators and
- * how its value fields (docs/api.md 10.4) come out of them. The spec shows the
+ * how its value fields (docs/api.md 10.4, emulator/contract/metrics.ts) come out of them. The spec shows the
  * names only; these definitions are the emulator's choice and emulator/README.md lists them.
  *
  * Attribution: a session counts in the interval in which it started (so the attempts of an hour are
@@ -37,10 +37,10 @@ export interface MetricDefinition {
 
 const everySession: SessionTest = () => true;
 
-/** A count of sessions. */
-function counted(source: SessionKind, test: SessionTest): MetricDefinition {
+/** A count of sessions, under `count` unless told otherwise. */
+function counted(source: SessionKind, test: SessionTest, field: "count" | "value" = "count"): MetricDefinition {
   const count = countOf(source, test);
-  return { source, terms: [count], finalize: (cell) => ({ count: integer(cell.sum(count)) }) };
+  return { source, terms: [count], finalize: (cell) => ({ [field]: integer(cell.sum(count)) }) };
 }
 
 /** A count and its percentage of a population: count / population × 100. */
@@ -60,10 +60,22 @@ function uniques(source: SessionKind, test: SessionTest, of: "devices" | "viewer
   return { source, terms: [term], finalize: (cell) => ({ count: integer(cell.distinct(term)) }) };
 }
 
+/** Distinct devices or viewers passing `test`, and their percentage of those of `population`. */
+function ratedUniques(source: SessionKind, test: SessionTest, population: SessionTest, of: "devices" | "viewers"): MetricDefinition {
+  const read = of === "devices" ? devicesOf : viewersOf;
+  const term = read(source, test);
+  const whole = read(source, population);
+  return {
+    source,
+    terms: [term, whole],
+    finalize: (cell, base) => ({ count: integer(cell.distinct(term)), percentage: percent(cell.distinct(term), base.distinct(whole)) }),
+  };
+}
+
 /** A weighted mean of a per-session quantity over the sessions passing `test`, under `field`. */
 function averaged(
   source: SessionKind,
-  field: "value" | "bps" | "fps",
+  field: "value" | "bps" | "fps" | "percentage",
   test: SessionTest,
   quantity: SessionQuantity,
   weight?: SessionQuantity,
@@ -164,7 +176,7 @@ const cirRelatedExit = both(isEndedPlay, (session, context) =>
   connectionInducedRebufferingRatioPercent(session) > context.kpi.rebufferingRatioPercent &&
   session.percentageComplete < EARLY_EXIT_PERCENT);
 
-/** The definition of every metric of spec 4.6. */
+/** The definition of every metric of spec 4.6, and of `ad-plays` (docs/api.md 10.4). */
 export const METRIC_DEFINITIONS: Record<MetricName, MetricDefinition> = {
   "abandonment": rated("content", isAbandonment, everySession),
   "abandonment-with-pre-roll": rated("content", both(isAbandonment, hasPreRoll), hasPreRoll),
@@ -172,14 +184,16 @@ export const METRIC_DEFINITIONS: Record<MetricName, MetricDefinition> = {
   "ad-actual-duration": averaged("ad", "value", isPlay, playing),
   "ad-attempts": counted("ad", everySession),
   "ad-bitrate": averaged("ad", "bps", isPlay, bitrate, playing),
-  "ad-completed-creative-plays": rated("ad", completedCreative, isPlay),
+  // `value` (docs/api.md 10.4): the number of creatives played to completion (our choice of meaning).
+  "ad-completed-creative-plays": counted("ad", completedCreative, "value"),
   "ad-concurrent-plays": concurrent("ad"),
   "ad-connection-induced-rebuffering-ratio": ratio("ad", connectionInducedRebuffering, playingAndRebuffering),
   "ad-ended-plays": endedPlays("ad", everySession),
   "ad-framerate": averaged("ad", "fps", isPlay, framerate, playing),
   "ad-impressions": counted("ad", isPlay),
   "ad-minutes-played": minutesPlayed("ad"),
-  "ad-percentage-complete": averaged("ad", "value", isEndedPlay, percentageComplete),
+  "ad-plays": rated("ad", isPlay, everySession),
+  "ad-percentage-complete": averaged("ad", "percentage", isEndedPlay, percentageComplete),
   "ad-rebuffering-ratio": ratio("ad", rebuffering, playingAndRebuffering),
   "ad-slate-duration": averaged("ad", "value", slatePlay, playing),
   "ad-slate-plays": rated("ad", slatePlay, isPlay),
@@ -190,19 +204,19 @@ export const METRIC_DEFINITIONS: Record<MetricName, MetricDefinition> = {
   "ad-video-start-time": averaged("ad", "value", isPlay, videoStartTime),
   "ads-not-started": rated("ad", not(isPlay), everySession),
   "attempts": counted("content", everySession),
-  "attempts-with-pre-roll": counted("content", hasPreRoll),
-  "attempts-without-pre-roll": counted("content", withoutPreRoll),
+  "attempts-with-pre-roll": rated("content", hasPreRoll, everySession),
+  "attempts-without-pre-roll": rated("content", withoutPreRoll, everySession),
   "bad-session": rated("content", isBadSession, everySession),
   "bad-session-average-life-playing-time-mins": averaged("content", "value", isBadSession, playingMinutes),
-  "bad-unique-devices": uniques("content", isBadSession, "devices"),
-  "bad-unique-viewers": uniques("content", isBadSession, "viewers"),
+  "bad-unique-devices": ratedUniques("content", isBadSession, everySession, "devices"),
+  "bad-unique-viewers": ratedUniques("content", isBadSession, everySession, "viewers"),
   "bitrate": averaged("content", "bps", isPlay, bitrate, playing),
   "cir-related-exits": rated("content", cirRelatedExit, isPlay),
   "concurrent-plays": concurrent("content"),
   "connection-induced-rebuffering-ratio": ratio("content", connectionInducedRebuffering, playingAndRebuffering),
   "ended-plays": endedPlays("content", everySession),
-  "ended-plays-with-ads": endedPlays("content", hasPreRoll),
-  "ended-plays-without-ads": endedPlays("content", withoutPreRoll),
+  "ended-plays-with-ads": rated("content", both(isEndedPlay, hasPreRoll), isEndedPlay),
+  "ended-plays-without-ads": rated("content", both(isEndedPlay, withoutPreRoll), isEndedPlay),
   "exits-before-ad-start": rated("ad", isExitBeforeVideoStart, everySession),
   "exits-before-video-start": rated("content", isExitBeforeVideoStart, everySession),
   "exits-during-pre-roll": rated("content", both(isExitBeforeVideoStart, hasPreRoll), hasPreRoll),
@@ -225,7 +239,7 @@ export const METRIC_DEFINITIONS: Record<MetricName, MetricDefinition> = {
   "non-zero-cirr-ended-plays": rated("content", both(isEndedPlay, hasConnectionInducedRebuffering), isEndedPlay),
   "pause-ratio": ratio("content", paused, playingAndPaused),
   "paused-time": averaged("content", "value", isPlay, paused),
-  "percentage-complete": averaged("content", "value", isEndedPlay, percentageComplete),
+  "percentage-complete": averaged("content", "percentage", isEndedPlay, percentageComplete),
   "plays": rated("content", isPlay, everySession),
   "rebuffering-ratio": ratio("content", rebuffering, playingAndRebuffering),
   "spi-streams": counted("content", isSpiStream),

@@ -4,7 +4,8 @@ import type {
   DimensionTagList, FilterReferenceList, GroupByDimensionList, KpiList, MetricDimensionReferenceList,
 } from "../../provider/schema/metrics";
 import type { AccountState } from "../accounts";
-import { describeDimension, snakeCase, type RequestedMetric } from "./catalog";
+import { describeDimension, readsAdSessions, resolveMetric, snakeCase, type RequestedMetric } from "./catalog";
+import { EMULATOR_METRIC_NAMES, QUALITY_SUMMARY } from "../contract/metrics";
 import { KPI_SETS } from "./kpis";
 
 /**
@@ -66,4 +67,36 @@ export function filterReferenceList(account: AccountState): FilterReferenceList 
 /** `/kpis`: the KPI sets (spec 2.6), `kpi_id` a JSON number as the `kpi_id` parameter spells it. */
 export function kpiList(): z.input<typeof KpiList> {
   return { kpis: KPI_SETS.map(({ kpi_id, kpi_name }) => ({ kpi_id, kpi_name })) };
+}
+
+/** One entry of `GET /insights/3.0/metrics`. */
+export interface MetricEndpoint {
+  /** The metric name as the paths spell it. */
+  name: string;
+  /** The historical endpoint of the metric. */
+  path: string;
+  /** The real-time endpoint of the metric. */
+  real_time_path: string;
+  /** The members the answer carries and their value fields. */
+  members: Array<{ member: string; value_fields: readonly string[] }>;
+}
+
+/**
+ * `GET /insights/3.0/metrics` (docs/api.md 10.4: "a listing of the metric endpoints available to
+ * the account"; the payload is our choice): every metric and `quality-summary`, without the ad
+ * metrics for an account without ad insights, in name order.
+ */
+export function metricEndpointList(account: AccountState): { metrics: MetricEndpoint[] } {
+  const metrics: MetricEndpoint[] = [];
+  for (const name of [...EMULATOR_METRIC_NAMES, QUALITY_SUMMARY].sort()) {
+    const members = resolveMetric(name)!;
+    if (readsAdSessions(members) && !account.config.features.adInsights) continue;
+    metrics.push({
+      name,
+      path: `/insights/3.0/metrics/${name}`,
+      real_time_path: `/insights/3.0/real-time-metrics/${name}`,
+      members: members.map((metric) => ({ member: metric.member, value_fields: metric.fields })),
+    });
+  }
+  return { metrics };
 }

@@ -21,10 +21,13 @@ export interface PlainBody {
   total: Members;
 }
 
-/** A group-by response without `_meta`. */
+/**
+ * A group-by response without `_meta`. `total` is an object holding the per-entity totals in
+ * `dimensional_data`, never an array (docs/api.md 10.4).
+ */
 export interface GroupByBody {
   time_series: Array<{ timestamp: Timestamp; dimensional_data: DimensionalDatum[] }>;
-  total: DimensionalDatum[];
+  total: { dimensional_data: DimensionalDatum[] };
 }
 
 /** How the entities of a group-by are chosen (spec 4.6: the top `limit` by `sort_by` in `order`). */
@@ -89,7 +92,8 @@ export function rankGroups(aggregation: Aggregation, ranking: Ranking): GroupAgg
 
 /** Byte bounds of a group-by body before aggregating: the intervals alone, without entities. */
 export function emptyGroupByBounds(layout: IntervalLayout): SizeBounds {
-  const lower = layout.count * jsonBytes({ timestamp: timestampOf(layout.startMs), dimensional_data: [] });
+  const intervals = layout.count * jsonBytes({ timestamp: timestampOf(layout.startMs), dimensional_data: [] });
+  const lower = intervals + jsonBytes({ total: { dimensional_data: [] } });
   return { lower, upper: lower };
 }
 
@@ -144,6 +148,6 @@ export function renderGroupBy(
     time_series.push({ timestamp: timestampOf(intervalStart(layout, index)), dimensional_data });
   }
   const baseTotal = aggregation.base?.total;
-  const total = top.map((group) => datum(dimension, group, members(metrics, group.total, baseTotal ?? group.total)));
-  return { time_series, total };
+  const totals = top.map((group) => datum(dimension, group, members(metrics, group.total, baseTotal ?? group.total)));
+  return { time_series, total: { dimensional_data: totals } };
 }

@@ -1,9 +1,9 @@
-import { ACCEPTED_METRIC_PATH_NAMES } from "../../provider/schema/names";
+import { METRIC_PATH_NAMES } from "../contract/metrics";
 import { closestMatch, describeChoices } from "../../provider/schema/suggest";
 import { badRequest, notFound } from "../http";
 import { answerMetricRequest, HISTORICAL, REAL_TIME, type MetricFamily } from "../metrics/answer";
 import { ALL_GROUP_BY_NAMES, resolveDimension, resolveMetric, type RequestedMetric, type ResolvedDimension } from "../metrics/catalog";
-import { dimensionReferenceList, dimensionTagList, filterReferenceList, groupByDimensionList, kpiList } from "../metrics/listings";
+import { dimensionReferenceList, dimensionTagList, filterReferenceList, groupByDimensionList, kpiList, metricEndpointList } from "../metrics/listings";
 import type { RequestContext, Router } from "../router";
 
 /**
@@ -40,7 +40,11 @@ export function register(router: Router): void {
     router.get(`${prefix}/3.0/metrics/_meta/references/dimensions`, (context) => ({ body: dimensionReferenceList(context.account) }));
     router.get(`${prefix}/3.0/metrics/_meta/references/filters`, (context) => ({ body: filterReferenceList(context.account) }));
   }
+  // docs/api.md 10.4: integrations also call /insights/3.0/kpis (the same answer as /kpis) and
+  // GET /insights/3.0/metrics (the metric endpoints of the account).
   router.get("/kpis", () => ({ body: kpiList() }));
+  router.get("/insights/3.0/kpis", () => ({ body: kpiList() }));
+  router.get("/insights/3.0/metrics", (context) => ({ body: metricEndpointList(context.account) }));
 }
 
 /** Metrics of custom selections (spec 4.6, 8). */
@@ -51,7 +55,7 @@ function pathMetric(context: RequestContext): RequestedMetric[] {
   const name = context.params["metric"]!;
   const metrics = resolveMetric(name);
   if (metrics) return metrics;
-  const suggestion = closestMatch(name, ACCEPTED_METRIC_PATH_NAMES);
+  const suggestion = closestMatch(name, METRIC_PATH_NAMES);
   throw notFound(
     `no metric "${name}"${suggestion ? `; did you mean "${suggestion}"?` : " (spec 4.6 lists the metric names)"}`,
     "metric",
@@ -76,7 +80,7 @@ function selection(context: RequestContext): RequestedMetric[] {
     if (!resolved) {
       const hint = name.includes(",")
         ? 'repeat "metric" once per metric instead of a comma list (spec 4.6)'
-        : describeChoices(name, ACCEPTED_METRIC_PATH_NAMES, "metric names");
+        : describeChoices(name, METRIC_PATH_NAMES, "metric names");
       throw badRequest(`unknown metric "${name}"; ${hint}`, "metric");
     }
     for (const metric of resolved) if (!members.has(metric.member)) members.set(metric.member, metric);

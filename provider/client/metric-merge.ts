@@ -1,4 +1,4 @@
-import type { DimensionalDatum, GroupByPoint, GroupByResponse, MetricMembers, MetricResponse, TimeSeriesPoint } from "../schema";
+import type { DimensionalDatum, GroupByPoint, GroupByResponse, GroupByTotal, MetricMembers, MetricResponse, TimeSeriesPoint } from "../schema";
 import type { Interval } from "./core/time-range";
 
 /**
@@ -36,9 +36,9 @@ export const PLAIN_SHAPE: Shape<TimeSeriesPoint, MetricMembers> = {
 };
 
 /** A group-by series: entities are matched by dimension key and value, their metrics united. */
-export const GROUP_BY_SHAPE: Shape<GroupByPoint, DimensionalDatum[]> = {
+export const GROUP_BY_SHAPE: Shape<GroupByPoint, GroupByTotal> = {
   mergePoint: (left, right) => ({ ...left, ...right, dimensional_data: mergeDimensionalData(left.dimensional_data, right.dimensional_data) }),
-  mergeTotal: mergeDimensionalData,
+  mergeTotal: (left, right) => ({ ...left, ...right, dimensional_data: mergeDimensionalData(left.dimensional_data, right.dimensional_data) }),
 };
 
 function mergeDimensionalData(left: DimensionalDatum[], right: DimensionalDatum[]): DimensionalDatum[] {

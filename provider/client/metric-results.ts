@@ -1,6 +1,7 @@
 import {
   type DimensionalDatum,
   type GroupByResponse,
+  type GroupByTotal,
   METRIC_VALUE_FIELDS,
   metricMemberName,
   type MetricMembers,
@@ -92,7 +93,7 @@ export class GroupByResult<Metric extends string = string> {
   /** The merged response as on the wire. */
   readonly response: GroupByResponse;
   /** As {@link MetricResult.windows}; each total is the window's list of entities. */
-  readonly windows: readonly WindowTotal<DimensionalDatum[]>[];
+  readonly windows: readonly WindowTotal<GroupByTotal>[];
 
   constructor(merged: GroupByMerged) {
     this.response = merged.response;
@@ -101,7 +102,7 @@ export class GroupByResult<Metric extends string = string> {
 
   /** Totals per entity over the whole range; undefined when the range was split into windows. */
   get total(): DimensionalDatum[] | undefined {
-    return this.response.total;
+    return this.response.total?.dimensional_data;
   }
 
   /**
@@ -109,7 +110,7 @@ export class GroupByResult<Metric extends string = string> {
    * else in order of first appearance in the series.
    */
   entities(): string[] {
-    const data = this.response.total ?? this.response.time_series.flatMap((point) => point.dimensional_data);
+    const data = this.response.total?.dimensional_data ?? this.response.time_series.flatMap((point) => point.dimensional_data);
     return [...new Set(data.map((datum) => datum.dimension.value))];
   }
 
@@ -124,6 +125,6 @@ export class GroupByResult<Metric extends string = string> {
   /** `metric`'s `field` for one entity over the whole range, if the response has a total. */
   totalValue(metric: AnsweredMetric<Metric>, field: ValueField, entity: string): number | undefined {
     checkField(metric, field);
-    return valueOf(this.response.total?.find((datum) => datum.dimension.value === entity)?.metrics, metric, field);
+    return valueOf(this.response.total?.dimensional_data.find((datum) => datum.dimension.value === entity)?.metrics, metric, field);
   }
 }

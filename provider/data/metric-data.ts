@@ -77,7 +77,7 @@ export function metricData<Metric extends AcceptedMetricName>(result: MetricResu
 
 /** Lays out a {@link GroupByResult} as {@link GroupByData}. */
 export function groupByData<Metric extends AcceptedMetricName>(result: GroupByResult<Metric>, requested: readonly Metric[]): GroupByData<Metric> {
-  const data = [...(result.response.total ?? []), ...result.response.time_series.flatMap((point) => point.dimensional_data)];
+  const data = [...(result.response.total?.dimensional_data ?? []), ...result.response.time_series.flatMap((point) => point.dimensional_data)];
   const members = data.map((datum) => datum.metrics);
   return {
     entities: result.entities().map((value) => {

@@ -65,10 +65,18 @@ export const MetricResponse = z.looseObject({
 /** A {@link MetricResponse} after parsing. */
 export type MetricResponse = z.infer<typeof MetricResponse>;
 
+/**
+ * The whole-range totals of a group-by response: an object with the per-entity totals in
+ * `dimensional_data`, never an array (docs/api.md 10.4).
+ */
+export const GroupByTotal = z.looseObject({ dimensional_data: z.array(DimensionalDatum) });
+/** A {@link GroupByTotal} after parsing. */
+export type GroupByTotal = z.infer<typeof GroupByTotal>;
+
 /** A group-by response (spec 2.4): `dimensional_data` per interval, totals per entity. */
 export const GroupByResponse = z.looseObject({
   time_series: z.array(GroupByPoint),
-  total: z.array(DimensionalDatum).optional(),
+  total: GroupByTotal.optional(),
   _meta: MetricMeta.optional(),
 });
 /** A {@link GroupByResponse} after parsing. */

@@ -6,12 +6,15 @@
  * an independent oracle.
  */
 
-/** Metric names in path form (kebab-case), spec section 4.6. */
+/**
+ * Metric names in path form (kebab-case), spec section 4.6, and `ad-plays`, a metric of the real
+ * service that the spec's list omits (docs/api.md 10.4).
+ */
 export const METRIC_NAMES = [
   "abandonment", "abandonment-with-pre-roll", "abandonment-without-pre-roll", "ad-actual-duration",
   "ad-attempts", "ad-bitrate", "ad-completed-creative-plays", "ad-concurrent-plays",
   "ad-connection-induced-rebuffering-ratio", "ad-ended-plays", "ad-framerate", "ad-impressions",
-  "ad-minutes-played", "ad-percentage-complete", "ad-rebuffering-ratio", "ad-slate-duration",
+  "ad-minutes-played", "ad-percentage-complete", "ad-plays", "ad-rebuffering-ratio", "ad-slate-duration",
   "ad-slate-plays", "ad-unique-devices", "ad-video-playback-failures", "ad-video-restart-time",
   "ad-video-start-failures", "ad-video-start-time", "ads-not-started", "attempts",
   "attempts-with-pre-roll", "attempts-without-pre-roll", "bad-session",
@@ -75,6 +78,7 @@ const COUNT = ["count"] as const;
 const COUNT_PERCENTAGE = ["count", "percentage"] as const;
 const VALUE = ["value"] as const;
 const RATIO = ["ratio"] as const;
+const PERCENTAGE = ["percentage"] as const;
 const ENDED = ["count", "per_unique_device"] as const;
 const MINUTES = ["count", "per_unique_device", "per_ended_play"] as const;
 
@@ -85,17 +89,17 @@ const MINUTES = ["count", "per_unique_device", "per_ended_play"] as const;
 const VALUE_FIELDS_BY_METRIC = {
   "abandonment": COUNT_PERCENTAGE, "abandonment-with-pre-roll": COUNT_PERCENTAGE,
   "abandonment-without-pre-roll": COUNT_PERCENTAGE, "ad-actual-duration": VALUE, "ad-attempts": COUNT,
-  "ad-bitrate": ["bps"], "ad-completed-creative-plays": COUNT_PERCENTAGE, "ad-concurrent-plays": COUNT,
+  "ad-bitrate": ["bps"], "ad-completed-creative-plays": VALUE, "ad-concurrent-plays": COUNT,
   "ad-connection-induced-rebuffering-ratio": RATIO, "ad-ended-plays": ENDED, "ad-framerate": ["fps"],
-  "ad-impressions": COUNT, "ad-minutes-played": MINUTES, "ad-percentage-complete": VALUE,
+  "ad-impressions": COUNT, "ad-minutes-played": MINUTES, "ad-percentage-complete": PERCENTAGE, "ad-plays": COUNT_PERCENTAGE,
   "ad-rebuffering-ratio": RATIO, "ad-slate-duration": VALUE, "ad-slate-plays": COUNT_PERCENTAGE,
   "ad-unique-devices": COUNT, "ad-video-playback-failures": COUNT_PERCENTAGE, "ad-video-restart-time": VALUE,
   "ad-video-start-failures": COUNT_PERCENTAGE, "ad-video-start-time": VALUE, "ads-not-started": COUNT_PERCENTAGE,
-  "attempts": COUNT, "attempts-with-pre-roll": COUNT, "attempts-without-pre-roll": COUNT,
+  "attempts": COUNT, "attempts-with-pre-roll": COUNT_PERCENTAGE, "attempts-without-pre-roll": COUNT_PERCENTAGE,
   "bad-session": COUNT_PERCENTAGE, "bad-session-average-life-playing-time-mins": VALUE,
-  "bad-unique-devices": COUNT, "bad-unique-viewers": COUNT, "bitrate": ["bps"],
+  "bad-unique-devices": COUNT_PERCENTAGE, "bad-unique-viewers": COUNT_PERCENTAGE, "bitrate": ["bps"],
   "cir-related-exits": COUNT_PERCENTAGE, "concurrent-plays": COUNT, "connection-induced-rebuffering-ratio": RATIO,
-  "ended-plays": ENDED, "ended-plays-with-ads": ENDED, "ended-plays-without-ads": ENDED,
+  "ended-plays": ENDED, "ended-plays-with-ads": COUNT_PERCENTAGE, "ended-plays-without-ads": COUNT_PERCENTAGE,
   "exits-before-ad-start": COUNT_PERCENTAGE, "exits-before-video-start": COUNT_PERCENTAGE,
   "exits-during-pre-roll": COUNT_PERCENTAGE, "framerate": ["fps"], "good-session": COUNT,
   "good-session-average-life-playing-time-mins": VALUE, "good-unique-devices": COUNT,
@@ -105,7 +109,7 @@ const VALUE_FIELDS_BY_METRIC = {
   "interval-minutes-played": COUNT, "low-bitrate": COUNT_PERCENTAGE, "low-bitrate-with-ads": COUNT_PERCENTAGE,
   "low-bitrate-without-ads": COUNT_PERCENTAGE, "minutes-played": MINUTES,
   "non-zero-cirr-ended-plays": COUNT_PERCENTAGE, "pause-ratio": RATIO, "paused-time": VALUE,
-  "percentage-complete": VALUE, "plays": COUNT_PERCENTAGE, "rebuffering-ratio": RATIO, "spi-streams": COUNT,
+  "percentage-complete": PERCENTAGE, "plays": COUNT_PERCENTAGE, "rebuffering-ratio": RATIO, "spi-streams": COUNT,
   "spi-unique-devices": COUNT, "spi-unique-viewers": COUNT, "streaming-performance-index": VALUE,
   "unique-devices": COUNT, "unique-devices-with-attempts": COUNT, "video-playback-failures": COUNT_PERCENTAGE,
   "video-playback-failures-business": COUNT_PERCENTAGE, "video-playback-failures-tech": COUNT_PERCENTAGE,
