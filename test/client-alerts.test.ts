@@ -34,6 +34,7 @@ describe("alert lists", () => {
     // Every alert of the last 30 days (one request) is in the merged list, as the service reports it.
     const recent = await context.client.alerts.listContent({ range: { start: TEST_NOW_MS - 30 * DAY_MS, end: TEST_NOW_MS } });
     const merged = new Map(alerts.map((alert) => [alert.id, alert]));
+    expect(recent.alerts.length).toBeGreaterThan(0);
     for (const alert of recent.alerts) expect(merged.get(alert.id)).toEqual(alert);
   });
 

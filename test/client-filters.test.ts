@@ -180,16 +180,16 @@ describe("lookups", () => {
 
 describe("arguments are checked before sending", () => {
   it.each([
-    ["an empty name in a batch", () => context.client.filters.create({ filters: [filterInput("ok"), { name: "", rules: filterInput("x").rules }] }), "filters[1].name", /./],
-    ["a filter without rules", () => context.client.filters.create({ filters: [{ name: "no rules" } as SavedFilterInput] }), "filters[0].rules", /./],
+    ["an empty name in a batch", () => context.client.filters.create({ filters: [filterInput("ok"), { name: "", rules: filterInput("x").rules }] }), "filters[1].name", /at least 1 character|>=1 characters|empty/],
+    ["a filter without rules", () => context.client.filters.create({ filters: [{ name: "no rules" } as SavedFilterInput] }), "filters[0].rules", /expected object, received undefined|required|missing/],
     ["a created date not in YYYY-MM-DD", () => context.client.filters.list({ created: "20.11.2026" }), "created", /YYYY-MM-DD/],
-    ["a limit of 0", () => context.client.filters.list({ limit: 0 }), "limit", /./],
-    ["a misspelt field to return", () => context.client.filters.list({ fields: ["nmae" as "name"] }), "fields[0]", /./],
+    ["a limit of 0", () => context.client.filters.list({ limit: 0 }), "limit", /at least 1|>0|positive/],
+    ["a misspelt field to return", () => context.client.filters.list({ fields: ["nmae" as "name"] }), "fields[0]", /"nmae" is not a known saved-filter field; did you mean "name"/],
     ["a misspelt list parameter", () => context.client.filters.list({ nmae: "x" } as never), "params.nmae", /did you mean "name"/],
     ["a misspelt lookup", () => context.client.filters.lookup({ lookup: "countires" as "countries" }), "lookup", /did you mean "countries"/],
-    ["an empty id to delete", () => context.client.filters.delete({ ids: [""] }), "ids[0]", /./],
-    ["an empty id to get", () => context.client.filters.get({ id: "" }), "id", /./],
-    ["an empty id at the end of a batch to delete", () => context.client.filters.delete({ ids: ["1", "2", "3", ""] }), "ids[3]", /./],
+    ["an empty id to delete", () => context.client.filters.delete({ ids: [""] }), "ids[0]", /at least 1 character|>=1 characters|empty/],
+    ["an empty id to get", () => context.client.filters.get({ id: "" }), "id", /at least 1 character|>=1 characters|empty/],
+    ["an empty id at the end of a batch to delete", () => context.client.filters.delete({ ids: ["1", "2", "3", ""] }), "ids[3]", /at least 1 character|>=1 characters|empty/],
   ])("refuses %s, naming the argument and what to change, and sends nothing", (_case, call, path, message) =>
     expectRefusedBeforeSending(context.emulator, call, path, message));
 

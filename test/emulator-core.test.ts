@@ -49,7 +49,9 @@ describe("emulator core: auth, control plane, faults, journal", () => {
 
   it("resets the connection before the answer when a reset fault says so", async () => {
     await emulator.control("POST", "faults", { path: "/kpis", reset: "before", times: 1 });
-    await expect(emulator.get("/kpis")).rejects.toThrow();
+    // The socket closes without an answer: a connection error, not an HTTP status.
+    await expect(emulator.get("/kpis")).rejects.toSatisfy((error: Error & { cause?: { code?: string } }) =>
+      ["UND_ERR_SOCKET", "ECONNRESET"].includes(error.cause?.code ?? ""));
     const journal = await emulator.control("GET", "requests");
     expect(journal.body.requests.at(-1)).toMatchObject({ path: "/kpis", status: 0, reset: true });
   });

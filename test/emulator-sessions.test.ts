@@ -224,12 +224,22 @@ describe("sessions API (spec 4.2-4.5)", () => {
         expect(session.timestamps.start.epoch_ms).toBeGreaterThanOrEqual(TEST_NOW_MS - DAY_MS);
         expect(session.timestamps.start.epoch_ms).toBeLessThanOrEqual(TEST_NOW_MS);
       }
-      const ongoing = list.filter((session) => !session.status_info.is_ended);
-      for (const session of ongoing) {
-        expect(session.timestamps.end).toBeUndefined();
-        expect(session.status_info.ended_status).toBeUndefined();
-      }
       expect(list.some((session) => session.status_info.is_ended)).toBe(true);
+      // A minute into a session of several minutes, that session (and any other still running) is
+      // ongoing: no end, no ended status.
+      const long = list.find((session) => session.timestamps.end!.epoch_ms - session.timestamps.start.epoch_ms > 5 * 60_000)!;
+      expect(long).toBeDefined();
+      await emulator.control("POST", "clock", { set: long.timestamps.start.epoch_ms + 60_000 });
+      try {
+        const ongoing = (await sessions(VIEWER, { viewer_id: HEAVY_VIEWER })).filter((session) => !session.status_info.is_ended);
+        expect(ongoing.map((session) => session.svc_session_id)).toContain(long.svc_session_id);
+        for (const session of ongoing) {
+          expect(session.timestamps.end).toBeUndefined();
+          expect(session.status_info.ended_status).toBeUndefined();
+        }
+      } finally {
+        await emulator.control("POST", "clock", { set: TEST_NOW_MS });
+      }
     });
 
     it("caps at 500 sessions so that a long range must be split", async () => {

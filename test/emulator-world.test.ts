@@ -80,7 +80,10 @@ describe("data world: sessions", () => {
     const playing = plays.reduce((sum, session) => sum + session.playingTimeMs, 0);
     expect(rebuffering / (rebuffering + playing)).toBeGreaterThan(0.002);
     expect(rebuffering / (rebuffering + playing)).toBeLessThan(0.03);
-    for (const session of sessions.filter((candidate) => candidate.videoStartFailure || candidate.videoPlaybackFailure)) {
+    const failed = sessions.filter((candidate) => candidate.videoStartFailure || candidate.videoPlaybackFailure);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.length).toBeLessThan(sessions.length);
+    for (const session of failed) {
       expect(session.errorCode).toMatch(/^[A-Z0-9_]+$/);
     }
     expect(sessions.filter((session) => !session.videoStartFailure && !session.videoPlaybackFailure).every((session) => session.errorCode === undefined)).toBe(true);
@@ -122,7 +125,8 @@ describe("data world: lookups", () => {
     expect(world.lookupValues("tags")).toEqual([...world.customTagNames()].sort());
     expect(world.lookupValues("continents")).toContain("North America");
     const sessions = lastDays(1);
-    const inLookup = (lookup: Parameters<World["lookupValues"]>[0], values: Iterable<string>) => {
+    const inLookup = (lookup: Parameters<World["lookupValues"]>[0], values: readonly string[]) => {
+      expect(values.length, lookup).toBeGreaterThan(0);
       const allowed = new Set(world.lookupValues(lookup));
       for (const value of values) expect(allowed.has(value), `${lookup}: ${value}`).toBe(true);
     };

@@ -238,13 +238,25 @@ describe("the repository's Pulumi project and GitOps workflow", () => {
   it("previews with a diff on pull requests and updates on merge, with the settings named", () => {
     const workflow = load("examples/gitops/pulumi.yml");
     expect(Object.keys(workflow.on)).toEqual(["pull_request", "push"]);
+    expect(workflow.on.pull_request.branches).toEqual(["main"]);
     expect(workflow.on.push.branches).toEqual(["main"]);
     const run = (job: string) => (workflow.jobs[job].steps as Array<{ run?: string }>).map((step) => step.run ?? "").join("\n");
     expect(workflow.jobs.preview.if).toBe("github.event_name == 'pull_request'");
     expect(run("preview")).toMatch(/pulumi preview --diff .*--stack "\$PULUMI_STACK"/);
     expect(workflow.jobs.up.if).toBe("github.event_name == 'push'");
     expect(run("up")).toMatch(/pulumi up --yes .*--stack "\$PULUMI_STACK"/);
-    for (const job of ["preview", "up"]) expect(run(job)).toContain("npm run build");
+    // Each job installs, builds (the program imports the package's build), installs the CLI, then runs it.
+    for (const job of ["preview", "up"]) {
+      const steps = workflow.jobs[job].steps as Array<{ run?: string; uses?: string }>;
+      const order = [
+        steps.findIndex((step) => step.run === "npm ci"),
+        steps.findIndex((step) => step.run === "npm run build"),
+        steps.findIndex((step) => step.uses?.startsWith("pulumi/actions@") ?? false),
+        steps.findIndex((step) => /^pulumi (preview|up) /m.test(step.run ?? "")),
+      ];
+      expect(order.every((index) => index >= 0), job).toBe(true);
+      expect([...order].sort((a, b) => a - b), job).toEqual(order);
+    }
     expect(workflow.env).toMatchObject({
       PULUMI_CONFIG_PASSPHRASE: "${{ secrets.PULUMI_CONFIG_PASSPHRASE }}",
       PULUMI_BACKEND_URL: "${{ secrets.PULUMI_BACKEND_URL }}",

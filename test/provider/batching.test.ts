@@ -78,7 +78,9 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     const updates = await Promise.all(ids.map((id, index) => fixture.host.update(id, olds(index), fixture.inputs(episodeArgs(index, { enabled: false, category: "CONTENT" })))));
     expect(summarize(fixture.requestsSince(mark))).toEqual(["PUT 200", "PUT 200"]);
     updates.forEach((update, index) => expect(update.outputs).toMatchObject({ filterId: ids[index], enabled: false, category: "CONTENT" }));
-    expect((await fixture.listed()).every((filter) => filter.enabled === false)).toBe(true);
+    const listed = await fixture.listed();
+    expect(listed).toHaveLength(120);
+    expect(listed.every((filter) => filter.enabled === false)).toBe(true);
   });
 
   it("deletes 50 resources with one DELETE, and one deleted elsewhere costs one read and one more DELETE", async () => {

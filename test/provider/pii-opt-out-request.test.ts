@@ -60,6 +60,7 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
   const plainText = (value: unknown): string =>
     JSON.stringify(value, (_key, member: unknown) => (isSecret(member) ? "[secret]" : member));
   const expectNoPersonalData = (text: string) => {
+    expect(personal.size).toBeGreaterThan(0);
     for (const value of personal) expect(text, `"${value}" in plain text`).not.toContain(value);
   };
   const failureOf = async (attempt: Promise<unknown>): Promise<ProviderCallError> => {
