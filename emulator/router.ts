@@ -1,6 +1,6 @@
 import type { AccountState } from "./accounts";
 import type { EmulatorState } from "./state";
-import type { RouteResult } from "./http";
+import { badRequest, type RouteResult } from "./http";
 
 /** What a route handler receives. */
 export interface RequestContext {
@@ -84,8 +84,17 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   for (let index = 0; index < pattern.length; index++) {
     const expected = pattern[index]!;
     const value = actual[index]!;
-    if (expected.startsWith(":")) params[expected.slice(1)] = decodeURIComponent(value);
+    if (expected.startsWith(":")) params[expected.slice(1)] = decodeSegment(value, expected.slice(1));
     else if (expected !== value) return undefined;
   }
   return params;
+}
+
+/** A %-decoded path segment; a malformed escape (`%zz`, a lone `%E2`) is the client's error: 400. */
+function decodeSegment(value: string, name: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw badRequest(`the path segment for ${name} has a malformed %-escape; encode "%" as %25`, name, "invalid_path");
+  }
 }

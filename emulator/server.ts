@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { handleControl } from "./control";
-import { HttpError, type RouteResult } from "./http";
+import { badRequest, HttpError, type RouteResult } from "./http";
 import type { AccountState } from "./accounts";
 import type { FaultRule } from "./faults";
 import { createApiRouter } from "./routes";
@@ -29,9 +29,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const state = new EmulatorState(options);
   const server = createServer((request, response) => {
     handle(state, request, response).catch((error: unknown) => {
-      // A bug in the emulator must not crash it: answer 500 and say so on stderr.
+      // A bug in the emulator must not crash it: answer 500 and say so on stderr. Only its own
+      // defects get here: what a client did wrong is answered 4xx by handle().
       process.stderr.write(`insights-emulator: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
-      if (!response.headersSent) send(response, 500, { status: 500, error: "internal_error", message: "internal emulator error" });
+      if (!response.headersSent && !response.destroyed) send(response, 500, { status: 500, error: "internal_error", message: "internal emulator error" });
     });
   });
   server.keepAliveTimeout = 30_000;
@@ -53,10 +54,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 }
 
 async function handle(state: EmulatorState, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const url = new URL(request.url ?? "/", "http://emulator");
+  const body = await readBody(request);
+  // A client that left mid-body gets no answer and is nobody's defect.
+  if (body.kind === "gone") return;
+  if (body.kind === "too-large") {
+    send(response, 413, { status: 413, error: "body_too_large", message: `the request body is over ${MAX_BODY_BYTES} bytes` }, { connection: "close" });
+    return;
+  }
+  const rawBody = body.text;
+  const url = requestUrl(request.url);
+  if (url === undefined) {
+    const error = badRequest("the request target is not a path or an absolute URL this server can read", undefined, "invalid_request_target");
+    send(response, error.status, error.toBody());
+    return;
+  }
   const method = (request.method ?? "GET").toUpperCase();
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
-  const rawBody = await readBody(request);
 
   if (path === "/_emulator" || path.startsWith("/_emulator/")) {
     await handleControlRequest(state, method, path, url.searchParams, rawBody, response);
@@ -178,21 +191,61 @@ function authenticate(state: EmulatorState, header: string | undefined): Account
   return state.authenticate(decoded.slice(0, colon), decoded.slice(colon + 1));
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
+/**
+ * The URL of a request target: origin form (`/path?query`) or absolute form (`http://host/path`,
+ * RFC 9112 3.2.2), whose host is ignored. Undefined when the target cannot be read as either.
+ */
+function requestUrl(target: string | undefined): URL | undefined {
+  try {
+    const url = new URL(target ?? "/", "http://emulator");
+    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A request body as read: its text, too large (the rest was read and dropped), or the client left. */
+type ReadBody = { kind: "text"; text: string } | { kind: "too-large" } | { kind: "gone" };
+
+/**
+ * Bodies beyond {@link MAX_BODY_BYTES} are read to their end and dropped so that the 413 reaches
+ * the client (closing with unread data would reset the connection instead); beyond this many
+ * bytes the emulator stops reading and closes the connection.
+ */
+const MAX_DRAINED_BYTES = 8 * MAX_BODY_BYTES;
+
+/** Reads the whole body; never rejects (a disconnect is `gone`, an oversized body `too-large`). */
+function readBody(request: IncomingMessage): Promise<ReadBody> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    const settle = (result: ReadBody) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    const declared = Number(request.headers["content-length"] ?? 0);
+    if (declared > MAX_DRAINED_BYTES) {
+      // Not worth reading: answer at once; the connection closes after the answer.
+      request.resume();
+      settle({ kind: "too-large" });
+      return;
+    }
     request.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new HttpError(413, "body_too_large", "request body over 10 MiB"));
+      if (size > MAX_DRAINED_BYTES) {
         request.destroy();
+        settle({ kind: "gone" });
         return;
       }
-      chunks.push(chunk);
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else chunks.length = 0;
     });
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
+    request.on("end", () => settle(size > MAX_BODY_BYTES ? { kind: "too-large" } : { kind: "text", text: Buffer.concat(chunks).toString("utf8") }));
+    // An "aborted" error, or a close before the end: the client went away mid-body.
+    request.on("error", () => settle({ kind: "gone" }));
+    request.on("close", () => settle({ kind: "gone" }));
   });
 }
 

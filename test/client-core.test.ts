@@ -1,8 +1,11 @@
+import diagnosticsChannel from "node:diagnostics_channel";
 import { inspect } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
+  AbortError,
   ApiError,
+  ArgumentError,
   AuthenticationError,
   BadRequestError,
   ConnectionError,
@@ -353,17 +356,73 @@ describe("retry policy over HTTP", () => {
     expectNoSecret(error);
   });
 
-  it("stops at once when the caller aborts", async () => {
+  it("stops at once when the caller aborts, with an AbortError that keeps the reason", async () => {
+    // The emulator holds the request; the abort comes once the emulator has received it (observed on
+    // Node's http.server.request.start channel: the emulator runs in this process), so the test
+    // does not depend on timers.
     await fault({ method: "GET", path: "/bulk_filters/fields", latencyMs: 300, times: 1 });
     const since = await journalMark(emulator);
     const { client, waits } = clientWith();
     const controller = new AbortController();
-    const call = client.filters.fields({}, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("caller gave up")), 20);
-    await expect(call).rejects.toThrow("caller gave up");
+    const reason = new Error("caller gave up");
+    const abortOnArrival = () => controller.abort(reason);
+    diagnosticsChannel.subscribe("http.server.request.start", abortOnArrival);
+    try {
+      const error = await failure(client.filters.fields({}, { signal: controller.signal }));
+      expect(error).toBeInstanceOf(AbortError);
+      expect(error).toBeInstanceOf(InsightsError);
+      expect(error).toMatchObject({ name: "AbortError", cause: reason, message: expect.stringContaining("caller gave up") });
+    } finally {
+      diagnosticsChannel.unsubscribe("http.server.request.start", abortOnArrival);
+    }
     expect(waits).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await journal(since, "/bulk_filters/fields")).toHaveLength(1);
+    // The held request is journaled when the emulator is done with it; the call made no other.
+    await vi.waitFor(async () => expect(await journal(since, "/bulk_filters/fields")).toHaveLength(1), { timeout: 20_000, interval: 50 });
+  });
+
+  it("wraps an abort before the call, and any abort reason, in an AbortError", async () => {
+    const { client } = clientWith();
+    const since = await journalMark(emulator);
+    const error = await failure(client.filters.fields({}, { signal: AbortSignal.abort("stop") }));
+    expect(error).toBeInstanceOf(AbortError);
+    expect(error).toMatchObject({ cause: "stop", message: expect.stringContaining('"stop"') });
+    expect(await journal(since)).toHaveLength(0);
+  });
+});
+
+describe("call options", () => {
+  it("refuses an invalid timeoutMs before taking a slot, so the account's bound stays whole", async () => {
+    const { client } = clientWith({ maxConcurrency: 2 });
+    const invalid: unknown[] = [10n, "100", -1, 0, Number.NaN, Symbol("t"), { ms: 5 }, 2 ** 40];
+    for (const timeoutMs of invalid) {
+      const error = await failure(client.filters.fields({}, { timeoutMs } as never));
+      expect(error).toBeInstanceOf(ArgumentError);
+      expect(error).toMatchObject({ path: "options.timeoutMs" });
+    }
+    expect(((await failure(client.filters.fields({}, { timeoutMs: 10n } as never))) as Error).message).toContain("got 10n");
+    // Eight refusals later, both slots are free: two calls run and answer.
+    const answers = await Promise.all([client.filters.fields(), client.filters.lookup({ lookup: "continents" })]);
+    expect(answers[0].length).toBeGreaterThan(0);
+    expect(answers[1]).toContain("Europe");
+  });
+
+  it("refuses a signal that is not an AbortSignal with an ArgumentError", async () => {
+    const { client } = clientWith();
+    const error = await failure(client.filters.fields({}, { signal: { aborted: false } } as never));
+    expect(error).toBeInstanceOf(ArgumentError);
+    expect(error).toMatchObject({ path: "options.signal", message: expect.stringContaining("must be an AbortSignal") });
+  });
+
+  it("describes a BigInt or a cyclic value in an ArgumentError, never throwing a TypeError", async () => {
+    const { client } = clientWith();
+    const bigint = await failure(client.filters.lookup({ lookup: 7n } as never));
+    expect(bigint).toBeInstanceOf(ArgumentError);
+    expect((bigint as Error).message).toContain("7n");
+    const cycle: Record<string, unknown> = { name: "x" };
+    cycle["self"] = cycle;
+    const cyclic = await failure(client.filters.lookup({ lookup: cycle } as never));
+    expect(cyclic).toBeInstanceOf(ArgumentError);
+    expect((cyclic as Error).message).toContain("[Circular");
   });
 });
 

@@ -1,5 +1,5 @@
 import { AD_ALERT_METRICS, AlertDetail, AlertList, ALERT_SEVERITIES, ALERT_STATUSES, CONTENT_ALERT_METRICS } from "../schema";
-import { ArgumentError } from "./core/errors";
+import { ArgumentError, describeValue } from "./core/errors";
 import { QueryFamily } from "./core/family";
 import type { QueryParams } from "./core/request";
 import { dedupeBy, splitIntoWindows } from "./core/split";
@@ -96,7 +96,7 @@ export class AlertsApi extends QueryFamily {
   private async detail(kind: keyof typeof KINDS, params: AlertDetailParams, requestOptions: CallOptions | undefined): Promise<AlertDetail> {
     checkKnownKeys(params, ["alertId"]);
     if (typeof params.alertId !== "string" || params.alertId.length === 0) {
-      throw new ArgumentError("alertId", `must be an alert id as listed, got ${JSON.stringify(params.alertId)}`);
+      throw new ArgumentError("alertId", `must be an alert id as listed, got ${describeValue(params.alertId)}`);
     }
     return this.get(`${KINDS[kind].path}/${encodeURIComponent(params.alertId)}`, {}, AlertDetail, requestOptions);
   }

@@ -74,6 +74,7 @@ export * from "./sessions";
 export * from "./match-estimate";
 export { PartialFailureError } from "./core/split";
 export {
+  AbortError,
   ApiError,
   ArgumentError,
   AuthenticationError,

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { DiscoveryList, type Session, SessionDimensionList, SessionList, SESSION_FILTER_NAMES, ViewerSummary } from "../schema";
-import { ArgumentError } from "./core/errors";
+import { ArgumentError, describeValue } from "./core/errors";
 import { QueryFamily } from "./core/family";
 import type { QueryParams, Requester } from "./core/request";
 import { dedupeBy, fetchHalving } from "./core/split";
@@ -197,11 +197,11 @@ function checkViewerIdentity(params: { viewerId?: unknown; viewerIp?: unknown })
     throw new ArgumentError("viewerId", "give exactly one of viewerId or viewerIp (spec 4.3, 4.4)");
   }
   if (viewerId !== undefined) {
-    if (typeof viewerId !== "string" || viewerId.length === 0) throw new ArgumentError("viewerId", `must be a non-empty string, got ${JSON.stringify(viewerId)}`);
+    if (typeof viewerId !== "string" || viewerId.length === 0) throw new ArgumentError("viewerId", `must be a non-empty string, got ${describeValue(viewerId)}`);
     return { viewer_id: viewerId };
   }
   if (typeof viewerIp !== "string" || isIP(viewerIp) === 0) {
-    throw new ArgumentError("viewerIp", `must be an IPv4 or IPv6 address (spec 4.3), got ${JSON.stringify(viewerIp)}`);
+    throw new ArgumentError("viewerIp", `must be an IPv4 or IPv6 address (spec 4.3), got ${describeValue(viewerIp)}`);
   }
   return { viewer_ip: viewerIp };
 }

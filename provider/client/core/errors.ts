@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { ErrorBody } from "../../schema";
 
 /**
@@ -20,6 +21,56 @@ export class InsightsError extends Error {
   toJSON(): Record<string, unknown> {
     return { name: this.name, message: this.message };
   }
+}
+
+/**
+ * The caller's `signal` aborted the call. `cause` is the signal's reason as given (an `Error`, a
+ * `DOMException` or any value), so the caller can still tell its own reasons apart; the message
+ * names the call and summarises the reason.
+ */
+export class AbortError extends InsightsError {
+  constructor(
+    /** What was aborted, for example `GET /bulk_filters/fields`. */
+    what: string,
+    reason: unknown,
+  ) {
+    super(`${what}: aborted by the caller (${reasonSummary(reason)})`, { cause: reason });
+  }
+}
+
+/** The reason of an abort in a few words: its message when it is an Error, else its description. */
+function reasonSummary(reason: unknown): string {
+  if (reason instanceof Error) return reason.message === "" ? reason.name : reason.message;
+  return reason === undefined ? "no reason given" : describeValue(reason);
+}
+
+/** Longest description {@link describeValue} answers; longer ones are cut with an ellipsis. */
+const MAX_DESCRIPTION_LENGTH = 120;
+
+/**
+ * A short description of any value for an error message, which never throws: JSON where the value
+ * has a JSON form (`"abc"`, `[1,2]`), else Node's inspection (`10n`, `Symbol(x)`, `[Function f]`,
+ * `<ref *1> { a: [Circular *1] }`), cut to a bounded length. A value whose every description
+ * throws (a hostile Proxy) is named as such. Validation messages use it, so describing what a
+ * JavaScript caller passed can never turn an ArgumentError into a TypeError.
+ */
+export function describeValue(value: unknown): string {
+  let text: string | undefined;
+  try {
+    // Numbers by String: JSON would write NaN and Infinity as null.
+    if (typeof value === "number") text = String(value);
+    else if (typeof value !== "bigint" && typeof value !== "function" && typeof value !== "symbol") text = JSON.stringify(value);
+  } catch {
+    // cycles, BigInt inside, throwing toJSON: inspected below
+  }
+  if (text === undefined) {
+    try {
+      text = inspect(value, { depth: 2, breakLength: Infinity, maxArrayLength: 10, maxStringLength: MAX_DESCRIPTION_LENGTH });
+    } catch {
+      text = "a value that cannot be described";
+    }
+  }
+  return text.length > MAX_DESCRIPTION_LENGTH ? `${text.slice(0, MAX_DESCRIPTION_LENGTH - 1)}…` : text;
 }
 
 /** A setting (base URL, client id, client secret) is missing or not acceptable. */

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { SettingsError } from "./errors";
+import { describeValue, SettingsError } from "./errors";
 import { DEFAULT_RETRY_OPTIONS, type RetryOptions } from "./retry";
 
 /**
@@ -113,7 +113,7 @@ function requirePositive(option: string, value: number, integer = false, zeroAll
   const valid = Number.isFinite(value) && (zeroAllowed ? value >= 0 : value > 0) && (!integer || Number.isInteger(value));
   if (!valid) {
     const kind = `${zeroAllowed ? "non-negative" : "positive"} ${integer ? "integer" : "number"}`;
-    throw new SettingsError(option, `${option} must be a ${kind}, got ${String(value)}`);
+    throw new SettingsError(option, `${option} must be a ${kind}, got ${describeValue(value)}`);
   }
 }
 

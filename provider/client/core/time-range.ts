@@ -1,5 +1,5 @@
 import { isoDate } from "../../schema";
-import { ArgumentError } from "./errors";
+import { ArgumentError, describeValue } from "./errors";
 import type { QueryParams } from "./request";
 
 /**
@@ -120,7 +120,7 @@ export function checkTimeRange<Format extends RangeFormat>(range: unknown, polic
   if (format === "lastDays" || format === "lastMinutes") {
     const count = given[format];
     if (typeof count !== "number" || !Number.isInteger(count) || count < 1) {
-      throw new ArgumentError(`${path}.${format}`, `must be a positive whole number, got ${JSON.stringify(count)}`);
+      throw new ArgumentError(`${path}.${format}`, `must be a positive whole number, got ${describeValue(count)}`);
     }
     return (format === "lastDays" ? { format, days: count } : { format, minutes: count }) as CheckedRange<Format>;
   }
@@ -157,7 +157,7 @@ export function toEpochMs(value: unknown, path: string): number {
     if (match) epochMs = Date.parse(match[1] === undefined || match[4] !== undefined ? value : `${value}Z`);
   }
   if (!Number.isFinite(epochMs)) {
-    throw new ArgumentError(path, `must be a Date, epoch milliseconds or an ISO 8601 date-time such as 2026-11-20T12:00:00Z; got ${JSON.stringify(value)}`);
+    throw new ArgumentError(path, `must be a Date, epoch milliseconds or an ISO 8601 date-time such as 2026-11-20T12:00:00Z; got ${describeValue(value)}`);
   }
   return epochMs;
 }

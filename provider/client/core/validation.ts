@@ -14,7 +14,7 @@ import {
   SESSION_BOOLEAN_FILTER_NAMES,
   type SESSION_DIMENSION_FILTER_NAMES,
 } from "../../schema";
-import { ArgumentError, describeIssues, issuePath } from "./errors";
+import { ArgumentError, describeIssues, describeValue, issuePath } from "./errors";
 import type { QueryParams } from "./request";
 import { DAY_MS, HOUR_MS, MINUTE_MS, WEEK_MS } from "./time-range";
 
@@ -61,7 +61,7 @@ function notAChoice(value: unknown, choices: readonly string[], noun: string): s
   const shown = describeChoices(typeof value === "string" ? value : "", choices, noun);
   // The singular of the plural nouns used here: severities, statuses, metric names.
   const singular = noun.replace(/ies$|(?<=s)es$|s$/, (ending) => (ending === "ies" ? "y" : ""));
-  return `${JSON.stringify(value)} is not a known ${singular}; ${shown}`;
+  return `${describeValue(value)} is not a known ${singular}; ${shown}`;
 }
 
 /** Throws unless `value` is one of `choices`, suggesting the nearest choice. */
@@ -83,7 +83,7 @@ export function zChoice<const Choices extends readonly string[]>(choices: Choice
 export function checkIdentifier(value: unknown, path: string): string {
   const parsed = Identifier.safeParse(value);
   if (!parsed.success || !/^[A-Za-z0-9_.-]+$/.test(parsed.data)) {
-    throw new ArgumentError(path, `must be one identifier (letters, digits, "-", "_", "."), got ${JSON.stringify(value)}`);
+    throw new ArgumentError(path, `must be one identifier (letters, digits, "-", "_", "."), got ${describeValue(value)}`);
   }
   return parsed.data;
 }
@@ -94,7 +94,7 @@ export function checkIdentifier(value: unknown, path: string): string {
  */
 export function checkKnownKeys(params: unknown, known: readonly string[], path = "params"): void {
   if (typeof params !== "object" || params === null || Array.isArray(params)) {
-    throw new ArgumentError(path, `must be an object of named arguments, got ${JSON.stringify(params)}`);
+    throw new ArgumentError(path, `must be an object of named arguments, got ${describeValue(params)}`);
   }
   const unknown = Object.keys(params).find((key) => !known.includes(key));
   if (unknown !== undefined) {
@@ -110,7 +110,14 @@ export function checkKnownKeys(params: unknown, known: readonly string[], path =
  */
 export function parseParams<Schema extends z.ZodObject>(schema: Schema, params: unknown): z.output<Schema> {
   checkKnownKeys(params, Object.keys(schema.shape));
-  const parsed = schema.safeParse(params);
+  let parsed: z.ZodSafeParseResult<z.output<Schema>>;
+  try {
+    parsed = schema.safeParse(params);
+  } catch (error) {
+    // A recursive schema (a rule tree) recurses into a cyclic or absurdly deep value until the
+    // stack overflows; that is the caller's value at fault, so it gets an ArgumentError.
+    throw new ArgumentError("params", `could not be read (${error instanceof Error ? error.message : describeValue(error)}); a value may contain a cycle or nest too deep`);
+  }
   if (parsed.success) return parsed.data;
   // The first issue names the argument; the others are appended.
   const [first, ...rest] = parsed.error.issues;
@@ -121,7 +128,7 @@ export function parseParams<Schema extends z.ZodObject>(schema: Schema, params: 
 /** Throws unless `value` is a whole number in `[min, max]`. */
 export function checkInteger(value: unknown, min: number, max: number, path: string): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new ArgumentError(path, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    throw new ArgumentError(path, `must be a whole number from ${min} to ${max}, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -179,10 +186,10 @@ function filterValues(value: unknown, path: string, isBoolean: boolean): string[
     if (isBoolean) {
       if (item === true || item === "true") return "true";
       if (item === false || item === "false") return "false";
-      throw new ArgumentError(itemPath, `is a boolean filter: give true or false, got ${JSON.stringify(item)}`);
+      throw new ArgumentError(itemPath, `is a boolean filter: give true or false, got ${describeValue(item)}`);
     }
     if (typeof item !== "string" || item.length === 0) {
-      throw new ArgumentError(itemPath, `must be a non-empty string (values are case-sensitive), got ${JSON.stringify(item)}`);
+      throw new ArgumentError(itemPath, `must be a non-empty string (values are case-sensitive), got ${describeValue(item)}`);
     }
     return item;
   });
@@ -208,7 +215,7 @@ export function checkGranularity(text: unknown, path = "granularity"): Granulari
     stepMs += count === undefined ? 0 : Number(count) * DURATION_UNITS_MS[index]!;
   });
   if (typeof text !== "string" || stepMs === 0) {
-    throw new ArgumentError(path, `must be an ISO 8601 duration such as PT1M, PT1H, P1D or P1W, or "ALL"; got ${JSON.stringify(text)}`);
+    throw new ArgumentError(path, `must be an ISO 8601 duration such as PT1M, PT1H, P1D or P1W, or "ALL"; got ${describeValue(text)}`);
   }
   if (stepMs < GRANULARITY_BOUNDS.minMs || stepMs > GRANULARITY_BOUNDS.maxMs || stepMs % MINUTE_MS !== 0) {
     throw new ArgumentError(path, `must be whole minutes from PT1M to P10W (or "ALL"); got ${text}`);
