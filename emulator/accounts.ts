@@ -8,7 +8,7 @@ import { createWorld, type SessionKind, type SessionRecord, type World } from ".
  * Per-account features (spec 1, 4.2, 4.3): bulk filters are not enabled by default, ad sessions
  * need ad insights, viewer endpoints need the viewer module.
  */
-export const AccountFeatures = z.object({
+export const AccountFeatures = z.strictObject({
   bulkFilters: z.boolean().default(false),
   adInsights: z.boolean().default(false),
   viewerModule: z.boolean().default(false),
@@ -17,7 +17,7 @@ export const AccountFeatures = z.object({
 export type AccountFeatures = z.infer<typeof AccountFeatures>;
 
 /** An account as configured: HTTP Basic credentials (docs/api.md 5, 10.1) and features. */
-export const AccountConfig = z.object({
+export const AccountConfig = z.strictObject({
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
   /** The user name reported as `creator` and `editor`. */

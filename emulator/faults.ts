@@ -5,7 +5,7 @@ import { seededRandom } from "./random";
  * Fault injection for `POST /_emulator/faults`: rules that match requests by method and path and
  * make them fail on purpose, so retries and recovery are tested against real HTTP behaviour.
  */
-export const FaultRuleInput = z.object({
+export const FaultRuleInput = z.strictObject({
   /** HTTP method to match, or `*` (default). */
   method: z.string().default("*"),
   /** Path to match: exact, or a prefix ending in `*` (for example `/bulk_filters*`). */

@@ -1,5 +1,3 @@
-import type { ErrorBody } from "../provider/schema";
-
 /**
  * A 4xx (or, from a fault rule, 5xx) answer with a JSON body that names the parameter and why.
  * The real service's error shape is not shown (spec 7): `{status, error, message, parameter}` is
@@ -29,6 +27,19 @@ export class HttpError extends Error {
       ...(this.parameter === undefined ? {} : { parameter: this.parameter }),
     };
   }
+}
+
+/** The emulator's error body (emulator/README.md "Errors"). */
+export interface ErrorBody {
+  status: number;
+  error: string;
+  message: string;
+  parameter?: string;
+}
+
+/** True for a JSON object (not null, not an array): what a body or a rule node must be. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** 400 for an invalid parameter (spec 7: bulk filters, and the emulator's choice where 7 is silent). */

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { TEST_NOW, useTestEmulator } from "./support/emulator";
+
+/**
+ * The control plane is as strict as the API (emulator/README.md "Control plane"): a key or query
+ * parameter an endpoint does not know is a 400 that names it and lists the valid ones, and nothing
+ * changes.
+ */
+describe("emulator control plane strictness", () => {
+  const emulator = useTestEmulator({}, { resetEach: true });
+
+  /** Expects a 400 naming `key` and every one of `valid`. */
+  const refused = async (method: string, path: string, body: unknown, key: string, valid: string[]) => {
+    const response = await emulator.control(method, path, body);
+    expect(response.status, JSON.stringify(response.body)).toBe(400);
+    expect(response.body.message).toContain(`"${key}"`);
+    for (const name of valid) expect(response.body.message).toContain(`"${name}"`);
+    return response.body;
+  };
+
+  it("refuses an unknown clock key (advanceMs) with 400 naming set, advance and frozen, and leaves the clock alone", async () => {
+    const body = await refused("POST", "clock", { advanceMs: 1000 }, "advanceMs", ["set", "advance", "frozen"]);
+    expect(body.parameter).toBe("advanceMs");
+    expect((await emulator.control("GET", "clock")).body.now).toBe(TEST_NOW);
+    expect((await emulator.control("POST", "clock", { advance: 1000 })).body.nowMs).toBe(Date.parse(TEST_NOW) + 1000);
+  });
+
+  it("refuses an unknown fault-rule key, alone or in a list, and adds no rule", async () => {
+    await refused("POST", "faults", { path: "/kpis", status: 429, retry_after: 3 }, "retry_after", ["path", "status", "retryAfter", "times", "probability", "reset"]);
+    const listed = await refused("POST", "faults", { rules: [{ path: "/kpis", status: 503 }, { path: "/kpis", stauts: 503 }] }, "stauts", ["status"]);
+    expect(listed.parameter).toBe("rules.1.stauts");
+    await refused("POST", "faults", { rules: [{ path: "/kpis", status: 503 }], times: 1 }, "times", ["rules"]);
+    expect((await emulator.control("GET", "faults")).body.rules).toEqual([]);
+  });
+
+  it("refuses unknown account keys, at the top and inside features, and creates no account", async () => {
+    await refused("POST", "accounts", { clientId: "x", clientSecret: "y", secret: "z" }, "secret", ["clientId", "clientSecret", "userName", "features"]);
+    const nested = await refused("POST", "accounts", { clientId: "x", clientSecret: "y", features: { bulkFilter: true } }, "bulkFilter", ["bulkFilters", "adInsights", "viewerModule"]);
+    expect(nested.parameter).toBe("features.bulkFilter");
+    const accounts = (await emulator.control("GET", "accounts")).body.accounts.map((account: { clientId: string }) => account.clientId);
+    expect(accounts).not.toContain("x");
+  });
+
+  it("refuses an unknown latency key and an unknown state key", async () => {
+    await refused("POST", "latency", { latencyMs: 5 }, "latencyMs", ["ms"]);
+    const state = (await emulator.control("GET", "state")).body;
+    await refused("POST", "state", { ...state, extra: true }, "extra", ["version", "seed", "clock", "accounts"]);
+    expect((await emulator.control("POST", "state", state)).status).toBe(200);
+  });
+
+  it("refuses unknown query parameters of control endpoints, and keeps id and since", async () => {
+    const faults = await emulator.control("GET", "faults?verbose=1");
+    expect(faults.status).toBe(400);
+    expect(faults.body.parameter).toBe("verbose");
+    expect((await emulator.control("GET", "requests?since=0")).status).toBe(200);
+    const requests = await emulator.control("GET", "requests?from=0");
+    expect(requests.status).toBe(400);
+    expect(requests.body.message).toContain('"since"');
+    expect((await emulator.control("DELETE", "faults?id=fault-1")).status).toBe(200);
+    expect((await emulator.control("GET", "nothing-here?x=1")).status).toBe(404);
+  });
+});
