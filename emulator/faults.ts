@@ -21,6 +21,13 @@ export const FaultRuleInput = z.strictObject({
   /** Added latency before the request is handled, in milliseconds. */
   latencyMs: z.number().int().nonnegative().optional(),
   /**
+   * The request is handled this many milliseconds after it arrived, and its effect applied then,
+   * whether or not the client is still waiting; the answer follows if the connection is still open.
+   * With a client timeout shorter than this, it is the answer that comes too late while the write
+   * still lands: the unknown outcome a client must not answer by sending the write again.
+   */
+  lateWriteMs: z.number().int().positive().optional(),
+  /**
    * `before`: the connection is reset before the request is handled (nothing is applied).
    * `after-write`: the request is handled and its effect applied, then the connection is reset
    * before the answer arrives (the lost-answer case the provider must reconcile).

@@ -93,6 +93,8 @@ async function handle(state: EmulatorState, request: IncomingMessage, response: 
   const fault = state.faults.match(method, path, account?.config.clientId);
   const latency = state.latencyMs + (fault?.latencyMs ?? 0);
   if (latency > 0) await sleep(latency);
+  // A late write is handled whatever became of the connection meanwhile (emulator/README.md "Fault rules").
+  if (fault?.lateWriteMs !== undefined) await sleep(fault.lateWriteMs);
   if (fault?.reset === "before") {
     journal(0, fault, true);
     request.socket.destroy();

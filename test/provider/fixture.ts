@@ -47,6 +47,13 @@ export interface FixtureOptions {
  */
 export const STEADY_BATCHING = { INSIGHTS_BATCH_WINDOW_MS: "200", INSIGHTS_BATCH_MAX_WAIT_MS: "5000" };
 
+/**
+ * How long the host watches the account after an unknown outcome before it fails (the setting
+ * `INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS`, host/unknown-outcome.ts): short, so a test of a write that
+ * never landed ends soon, and long enough that a write which did land is always seen first.
+ */
+export const QUICK_UNKNOWN_OUTCOME = { INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS: "1000" };
+
 /** Starts a {@link ProviderFixture}. */
 export async function startProviderFixture(options: FixtureOptions): Promise<ProviderFixture> {
   const emulator = await startTestEmulator();
@@ -54,7 +61,7 @@ export async function startProviderFixture(options: FixtureOptions): Promise<Pro
   const project: TestProject = options.projectDir === undefined ? createTestProject() : { dir: options.projectDir, remove: () => {} };
   const [captured, host] = await Promise.all([
     captureDynamicResource({ module: options.module, exportName: options.exportName, args: options.args }),
-    startProviderHost({ projectDir: project.dir, env: { ...STEADY_BATCHING, ...options.hostEnv } }),
+    startProviderHost({ projectDir: project.dir, env: { ...STEADY_BATCHING, ...QUICK_UNKNOWN_OUTCOME, ...options.hostEnv } }),
   ]);
   await host.configure({
     "insights:baseUrl": emulator.url,

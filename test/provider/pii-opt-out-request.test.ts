@@ -259,11 +259,22 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     expect(state.outputs).toMatchObject({ requests: [{ id: listed[0]!.id, origin: "submitted", identifiers: 3, created: 3, ignored: 0 }] });
   });
 
-  it("sends again when the connection dropped before the server saw the submission", async () => {
+  it("after a reset, sends nothing again and fails saying the outcome is unknown; the next up submits it once", async () => {
     await emulator.control("POST", "faults", { method: "POST", path: "/pii-opt-out", reset: "before", times: 1 });
+    const attempt = await up(host, inputs("dropped", { viewerIds: ["dropped-viewer-1"], waitForCompletion: false })).catch((error: unknown) => error);
+    expect(attempt).toBeInstanceOf(ProviderCallError);
+    const message = (attempt as ProviderCallError).message;
+    errors.push(message);
+    expect(message).toContain("the outcome of the submission of batch 1/1 is unknown");
+    expect(message).toContain("it was not sent again: the next `pulumi up` submits the batch again");
+    expect(message).not.toContain("dropped-viewer-1");
+    expect(posts().map((entry) => entry.reset ?? false)).toEqual([true]);
+    // Nothing was made, so the engine keeps no state and the next up creates again.
+    expect(stateAfterFailure(attempt, {})).toBeUndefined();
     const { state } = await up(host, inputs("dropped", { viewerIds: ["dropped-viewer-1"], waitForCompletion: false }));
     expect(posts().map((entry) => entry.reset ?? false)).toEqual([true, false]);
     const listed = (await emulator.get("/pii-opt-out")).body.requests as Array<{ id: string }>;
+    expect(listed).toHaveLength(1);
     expect((state.outputs.requests as Array<{ id: string }>).map((request) => request.id)).toEqual(listed.map((request) => request.id));
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CheckFailedError, destroy, refresh, up, type PropertyMap, type ProviderHost } from "../harness";
+import { CheckFailedError, destroy, ProviderCallError, refresh, up, type PropertyMap, type ProviderHost } from "../harness";
 import { DEV, type TestEmulator } from "../support/emulator";
 import { failure } from "../support/failure";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
@@ -140,9 +140,14 @@ describe("SavedFilter through the dynamic-provider host", () => {
     expect(posts).toEqual([expect.objectContaining({ reset: true })]);
   });
 
-  it("posts again when the connection dropped before the server saw the create", async () => {
+  it("after a reset, sends nothing again and fails saying the outcome is unknown; the next up creates the filter once", async () => {
     await emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", reset: "before", times: 1 });
     const mark = fixture.mark();
+    const attempt = await up(host, inputs({ name: "US and Canada", rules: usRules })).catch((error: unknown) => error);
+    expect(attempt).toBeInstanceOf(ProviderCallError);
+    expect((attempt as Error).message).toContain('SavedFilter "US and Canada": create failed: the outcome of the create of saved filter "US and Canada" is unknown');
+    expect((attempt as Error).message).toContain("the next `pulumi up` looks for the filter by its name and declared content and adopts it if it was made, else creates it");
+    expect(fixture.requestsSince(mark).filter((entry) => entry.method === "POST")).toHaveLength(1);
     const created = await up(host, inputs({ name: "US and Canada", rules: usRules }));
     expect((await listed()).map((filter) => filter.id)).toEqual([created.state.id]);
     expect(fixture.requestsSince(mark).filter((entry) => entry.method === "POST")).toHaveLength(2);

@@ -5,6 +5,7 @@ import { isOutcomeUnknown } from "../../client/core/retry";
 import { chunk } from "../../client/core/split";
 import type { PiiOptOutRequest } from "../../schema";
 import type { SubmissionProgress, TrackedRequest } from "./progress";
+import { hostOutcomeWait, UnknownOutcomeError, watchAccount, type OutcomeWait } from "../../host/unknown-outcome";
 
 /**
  * Submits a resource's identifiers as opt-out requests of at most 100 (spec 4.10, 8) so that nothing
@@ -14,17 +15,16 @@ import type { SubmissionProgress, TrackedRequest } from "./progress";
  * - a POST rejected because every identifier was submitted before (the emulator's 400
  *   `all_identifiers_previously_submitted`, spec 3.1) adopts those earlier requests instead of failing;
  * - a POST whose outcome is unknown (timeout, reset after the server committed, a 5xx: see
- *   `isOutcomeUnknown`) is reconciled through the list before anything is sent again: only
- *   identifiers no request covers are re-sent. The API has no idempotency key (docs/api.md 10.1), and the
- *   client retries a POST only after a 429.
+ *   `isOutcomeUnknown`) is never sent again in the same operation: the list is watched for the
+ *   request it made (host/unknown-outcome.ts), and otherwise the batch fails and the next run
+ *   submits it again. The API has no idempotency key (docs/api.md 10.1), and the client retries a
+ *   POST only after a 429.
  * Progress is recorded batch by batch in {@link SubmissionProgress}, so a run that fails half-way
  * resumes at the first batch not handled.
  */
 
 /** The error code of a POST whose identifiers were all submitted before (emulator's choice; spec 7: status not shown). */
 export const ALL_PREVIOUSLY_SUBMITTED = "all_identifiers_previously_submitted";
-/** POSTs of one batch whose outcome may be unknown before the batch fails. */
-const LOST_ANSWER_ATTEMPTS = 3;
 /** Requests one list call asks for: the cap of every result set (docs/api.md 10.1). */
 const LIST_LIMIT = 500;
 
@@ -41,6 +41,8 @@ export interface SubmissionContext {
   notificationEmails?: readonly string[];
   /** Prints a progress line (never an identifier or address). */
   report(line: string): void;
+  /** How long an unknown outcome is watched for (default: the host's setting, host/unknown-outcome.ts). */
+  outcomeWait?: OutcomeWait;
 }
 
 /** A list answer, indexed by identifier (each identifier is in at most one request, spec 4.10). */
@@ -75,45 +77,53 @@ export class Submission {
 
   private async submitBatch(batch: readonly string[], name: string): Promise<void> {
     const { pii, notificationEmails, report } = this.context;
-    let pending = batch;
-    for (let attempt = 1; ; attempt++) {
-      let answer;
-      try {
-        this.posts++;
-        answer = await pii.submit({
-          identifiers: [...pending],
-          ...(notificationEmails === undefined ? {} : { notificationEmails: [...notificationEmails] }),
-        });
-      } catch (error) {
-        if (isAllPreviouslySubmitted(error)) {
-          const adopted = await this.adopt(pending, pending.length);
-          report(`${name}: all ${pending.length} identifiers were submitted before; following ${adopted.length} earlier request(s): ${adopted.join(", ") || "none found in the list"}`);
-          return;
-        }
-        if (!isOutcomeUnknown(error) || attempt >= LOST_ANSWER_ATTEMPTS) throw error;
-        report(`${name}: the outcome of the submission is unknown (${(error as Error).message}); reading the list before sending anything again`);
-        const previous = this.listing;
-        const listing = await this.refreshListing();
-        const uncovered = pending.filter((identifier) => !listing.byIdentifier.has(identifier));
-        if (uncovered.length === 0) {
-          this.recordReconciled(pending, listing, previous);
-          report(`${name}: the lost submission had been made; nothing is sent again`);
-          return;
-        }
-        // A POST is all or nothing (spec 3.1), so the lost one made no request: what the list shows for
-        // this batch was submitted before it, and only the rest is sent again.
-        await this.adopt(pending.filter((identifier) => listing.byIdentifier.has(identifier)), pending.length - uncovered.length);
-        pending = uncovered;
-        continue;
+    let answer;
+    try {
+      this.posts++;
+      answer = await pii.submit({
+        identifiers: [...batch],
+        ...(notificationEmails === undefined ? {} : { notificationEmails: [...notificationEmails] }),
+      });
+    } catch (error) {
+      if (isAllPreviouslySubmitted(error)) {
+        const adopted = await this.adopt(batch, batch.length);
+        report(`${name}: all ${batch.length} identifiers were submitted before; following ${adopted.length} earlier request(s): ${adopted.join(", ") || "none found in the list"}`);
+        return;
       }
-      this.track({ id: answer.id, status: "ENQUEUED", origin: "submitted", identifiers: answer.created, created: answer.created, ignored: answer.ignored });
-      const adopted = answer.ignored > 0 ? await this.adopt(pending, answer.ignored) : [];
-      report(
-        `${name}: request ${answer.id} created for ${answer.created} identifier(s), ${answer.ignored} previously submitted` +
-          (adopted.length > 0 ? ` (following earlier request(s) ${adopted.join(", ")})` : ""),
-      );
-      return;
+      if (!isOutcomeUnknown(error)) throw error;
+      return this.awaitUnknownSubmission(batch, name, error);
     }
+    this.track({ id: answer.id, status: "ENQUEUED", origin: "submitted", identifiers: answer.created, created: answer.created, ignored: answer.ignored });
+    const adopted = answer.ignored > 0 ? await this.adopt(batch, answer.ignored) : [];
+    report(
+      `${name}: request ${answer.id} created for ${answer.created} identifier(s), ${answer.ignored} previously submitted` +
+        (adopted.length > 0 ? ` (following earlier request(s) ${adopted.join(", ")})` : ""),
+    );
+  }
+
+  /**
+   * After a POST without a usable answer: the account's requests are watched (bounded) until every
+   * identifier of the batch is covered, and nothing is sent again in this operation (a late write
+   * would make a second request). Otherwise the batch fails with an {@link UnknownOutcomeError}; the
+   * next run submits it again, and identifiers the late request holds are then answered as
+   * previously submitted and that request is followed.
+   */
+  private async awaitUnknownSubmission(batch: readonly string[], name: string, cause: unknown): Promise<void> {
+    const { report } = this.context;
+    const wait = this.context.outcomeWait ?? hostOutcomeWait();
+    report(`${name}: the outcome of the submission is unknown (${cause instanceof Error ? cause.message : String(cause)}); watching the account's requests, nothing is sent again`);
+    const previous = this.listing;
+    let listing: Listing | undefined;
+    const covered = await watchAccount(wait, async () => {
+      listing = await this.refreshListing();
+      return batch.every((identifier) => listing!.byIdentifier.has(identifier));
+    });
+    if (!covered || listing === undefined) {
+      const next = "submits the batch again: the identifiers a late request holds are then answered as previously submitted and that request is followed";
+      throw new UnknownOutcomeError(`the submission of ${name}`, wait.waitMs, next, cause);
+    }
+    this.recordReconciled(batch, listing, previous);
+    report(`${name}: the lost submission had been made; nothing is sent again`);
   }
 
   /**

@@ -2,9 +2,10 @@ import { ArgumentError, BadRequestError, NotFoundError, PayloadTooLargeError } f
 import type { FiltersApi } from "../../client/filters";
 import { FILTERS_PER_CALL } from "../../schema";
 import { isOutcomeUnknown } from "../../client/core/retry";
-import { rulesEqual } from "../../rules";
 import type { SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../../schema";
 import { report, sharedClient } from "../../host/runtime";
+import { hostOutcomeWait, UnknownOutcomeError, watchAccount, type OutcomeWait } from "../../host/unknown-outcome";
+import { plannedChanges, stateOf } from "./spec";
 
 /**
  * The host's request batcher for saved filters. The engine drives dynamic resources
@@ -71,6 +72,14 @@ function refusedItem(error: BadRequestError | ArgumentError): { index: number; e
   const detail = error instanceof ArgumentError ? error.reason : (error.detail ?? error.message);
   const reason = detail.startsWith(`${where}: `) ? detail.slice(where.length + 2) : detail;
   return { index: Number(match[1]), error: new FilterItemError(where.slice(match[0].length), reason, error) };
+}
+
+/** One create: the filter, and whether an earlier operation may have made it already. */
+interface CreateItem {
+  input: SavedFilterInput;
+  findEarlier: boolean;
+  /** The ids of the filters with this name the account held before the POST, when they were listed. */
+  seenBefore?: ReadonlySet<string>;
 }
 
 /** A caller waiting for the outcome of its item. */
@@ -228,18 +237,23 @@ async function isolateRefusal<Item, Result>(
  */
 export class FilterBatcher {
   private readonly reads: Coalescer<string, SavedFilter | undefined>;
-  private readonly creates: Coalescer<SavedFilterInput, SavedFilter>;
+  private readonly creates: Coalescer<CreateItem, SavedFilter>;
+  /** Ids held by resources of the stack, as far as this host has seen (see {@link claim}). */
+  private readonly claimed = new Set<string>();
+  private readonly outcomeWait: () => OutcomeWait;
   private readonly updates: Coalescer<SavedFilterUpdate, void>;
   private readonly deletes: Coalescer<string, void>;
 
   constructor(
     private readonly filters: () => FiltersApi,
-    options: Partial<BatchOptions> = {},
+    options: Partial<BatchOptions> & { outcomeWait?: () => OutcomeWait } = {},
   ) {
-    const settings = { ...DEFAULT_BATCH_OPTIONS, ...options } satisfies BatchOptions;
+    const { outcomeWait = hostOutcomeWait, ...batching } = options;
+    const settings = { ...DEFAULT_BATCH_OPTIONS, ...batching } satisfies BatchOptions;
+    this.outcomeWait = outcomeWait;
     const byId = (sameKey: SameKey) => ({ key: (id: string) => id, sameKey });
     this.reads = new Coalescer(settings, (entries) => this.sendReads(entries), byId("share"));
-    this.creates = new Coalescer(settings, (entries) => this.sendCreates(entries, true));
+    this.creates = new Coalescer(settings, (entries) => this.sendCreates(entries));
     // Spec 4.8 does not say what two changes of one id in one PUT mean (the emulator refuses it).
     this.updates = new Coalescer(settings, (entries) => this.sendUpdates(entries), { key: (change) => String(change.id), sameKey: "separate" });
     this.deletes = new Coalescer(settings, (entries) => this.sendDeletes(entries), byId("share"));
@@ -247,33 +261,51 @@ export class FilterBatcher {
 
   /** The filter with this id, or undefined when the account has none (one `GET ?id=a,b,c` per batch). */
   read(id: string): Promise<SavedFilter | undefined> {
+    this.claim(id);
     return this.reads.add(id);
   }
 
   /**
    * Creates the filter (one POST per batch; answers come back in input order). A 429 is waited out
-   * by the client's retry policy (client/core/retry.ts). When the outcome of a POST is unknown, the
-   * filters it may have made are looked for by exact name and equivalent rules before anything is
-   * posted again (no idempotency key exists, docs/api.md 10.1).
+   * by the client's retry policy (client/core/retry.ts). When the outcome of a POST is unknown, it
+   * is never posted again in this operation (no idempotency key exists, docs/api.md 10.1): the
+   * account is watched for the filters it made, and a filter not seen within the bound fails with
+   * an {@link UnknownOutcomeError}. With `findEarlier`, a filter an earlier operation may have made
+   * (its outcome was unknown) is looked for first and adopted instead of creating another.
    */
-  create(input: SavedFilterInput): Promise<SavedFilter> {
-    return this.creates.add(input);
+  create(input: SavedFilterInput, { findEarlier = false }: { findEarlier?: boolean } = {}): Promise<SavedFilter> {
+    return this.creates.add({ input, findEarlier });
   }
 
   /** Merges the change into its filter (one PUT per batch; an id appears once per PUT). */
   update(change: SavedFilterUpdate): Promise<void> {
+    this.claim(String(change.id));
     return this.updates.add(change);
   }
 
   /** Deletes the filter; one that is already gone counts as deleted (one `DELETE ?id=...` per batch). */
   delete(id: string): Promise<void> {
+    this.claim(id);
     return this.deletes.add(id);
+  }
+
+  /**
+   * Records that a resource of the stack holds filter `id`, so that no create adopts it as the
+   * filter of a lost answer. Every id the host reads, updates, deletes or creates is claimed; the
+   * providers claim the ids of their `diff` calls too (the engine diffs every resource it keeps).
+   */
+  claim(id: string): void {
+    this.claimed.add(id);
   }
 
   private async sendReads(entries: Array<Entry<string, SavedFilter | undefined>>): Promise<void> {
     try {
       const found = new Map((await this.filters().list({ ids: entries.map((entry) => entry.item) })).map((filter) => [filter.id, filter]));
-      for (const entry of entries) entry.resolve(found.get(entry.item));
+      for (const entry of entries) {
+        // A filter gone from the account is held by no resource any more.
+        if (!found.has(entry.item)) this.claimed.delete(entry.item);
+        entry.resolve(found.get(entry.item));
+      }
     } catch (error) {
       // A malformed id, or an answer too large for one call (spec 8): halves find or avoid it.
       const splittable = isRefusal(error) || error instanceof PayloadTooLargeError;
@@ -282,49 +314,99 @@ export class FilterBatcher {
     }
   }
 
-  /** POSTs one batch; `reconcile` is false for the filters a reconciliation posts once more. */
-  private async sendCreates(entries: Array<Entry<SavedFilterInput, SavedFilter>>, reconcile: boolean): Promise<void> {
+  /**
+   * Adopts what earlier operations made for the entries that ask for it, then POSTs the rest; the
+   * listing tells a later watch which filters existed before the POST.
+   */
+  private async sendCreates(entries: Array<Entry<CreateItem, SavedFilter>>): Promise<void> {
+    const looking = entries.filter((entry) => entry.item.findEarlier);
+    let toPost = entries.filter((entry) => !entry.item.findEarlier);
+    if (looking.length > 0) {
+      try {
+        const { missing, listed } = await this.adoptMade(looking, "found the filter an earlier attempt made");
+        for (const entry of missing) {
+          entry.item.seenBefore = new Set(listed.filter((filter) => filter.name === entry.item.input.name).map((filter) => filter.id));
+        }
+        toPost = [...toPost, ...missing];
+      } catch (error) {
+        // Without knowing what the account holds, posting could make a second filter.
+        for (const entry of looking) entry.reject(error);
+      }
+    }
+    if (toPost.length > 0) await this.postCreates(toPost);
+  }
+
+  /** POSTs one batch; an unknown outcome is watched for, never posted again. */
+  private async postCreates(entries: Array<Entry<CreateItem, SavedFilter>>): Promise<void> {
     try {
-      const created = await this.filters().create({ filters: entries.map((entry) => entry.item) });
-      entries.forEach((entry, index) => entry.resolve(created[index]!));
+      const created = await this.filters().create({ filters: entries.map((entry) => entry.item.input) });
+      entries.forEach((entry, index) => {
+        this.claim(created[index]!.id);
+        entry.resolve(created[index]!);
+      });
     } catch (error) {
-      if (isRefusal(error)) return isolateRefusal(entries, error, (rest) => this.sendCreates(rest, reconcile));
-      if (isOutcomeUnknown(error) && reconcile) return this.reconcileCreates(entries, error);
+      if (isRefusal(error)) return isolateRefusal(entries, error, (rest) => this.postCreates(rest));
+      if (isOutcomeUnknown(error)) return this.awaitUnknownCreates(entries, error);
       for (const entry of entries) entry.reject(error);
     }
   }
 
   /**
-   * After a POST without a usable answer: each filter found by exact name and equivalent rules (the
-   * newest, each found filter given to one caller only) is the one the POST made; the others are
-   * posted once more, without a second reconciliation.
+   * After a POST without a usable answer: the account is watched (bounded) for the filters it made;
+   * each found one settles its caller, the others fail with an {@link UnknownOutcomeError}. Nothing
+   * is posted again: a late write would make a second filter.
    */
-  private async reconcileCreates(entries: Array<Entry<SavedFilterInput, SavedFilter>>, cause: unknown): Promise<void> {
-    const names = [...new Set(entries.map((entry) => entry.item.name))];
-    let existing: SavedFilter[];
-    try {
-      // One listing per name: a listing of the whole account stops at `limit` (500 at most, in
-      // the emulator), and the filters just made have the newest ids. Rare, so the count is fine.
-      const found = await Promise.all(names.map((name) => this.filters().list({ name })));
-      existing = [...new Map(found.flat().map((filter) => [filter.id, filter])).values()];
-    } catch {
-      for (const entry of entries) entry.reject(cause);
-      return;
+  private async awaitUnknownCreates(entries: Array<Entry<CreateItem, SavedFilter>>, cause: unknown): Promise<void> {
+    const wait = this.outcomeWait();
+    let pending = entries;
+    await watchAccount(wait, async () => {
+      pending = (await this.adoptMade(pending, "the create answer was lost; found the filter it made")).missing;
+      return pending.length === 0;
+    });
+    const next = "looks for the filter by its name and declared content and adopts it if it was made, else creates it";
+    for (const entry of pending) {
+      entry.reject(new UnknownOutcomeError(`the create of saved filter "${entry.item.input.name}"`, wait.waitMs, next, cause));
     }
-    existing.sort((a, b) => Number(b.id) - Number(a.id));
-    const claimed = new Set<string>();
-    const missing: Array<Entry<SavedFilterInput, SavedFilter>> = [];
+  }
+
+  /**
+   * Settles each entry whose filter the account holds: exact name and every declared property equal
+   * (defaults filled in), the newest first, each found filter given to one caller only, and not held
+   * by another resource: when the filters of that name were listed before the POST, any filter not
+   * among them is the POST's; otherwise none that a resource of the stack holds ({@link claim}).
+   * Answers the entries not found and the listing. One listing per name: a listing of the whole
+   * account stops at 500 (docs/api.md 10.1), and the name query matches substrings, so the exact
+   * name is compared here.
+   */
+  private async adoptMade(
+    entries: Array<Entry<CreateItem, SavedFilter>>,
+    found: string,
+  ): Promise<{ missing: Array<Entry<CreateItem, SavedFilter>>; listed: SavedFilter[] }> {
+    const names = [...new Set(entries.map((entry) => entry.item.input.name))];
+    const lists = await Promise.all(names.map((name) => this.filters().list({ name })));
+    const listed = [...new Map(lists.flat().map((filter) => [filter.id, filter])).values()].sort((a, b) => Number(b.id) - Number(a.id));
+    const taken = new Set<string>();
+    const missing: Array<Entry<CreateItem, SavedFilter>> = [];
     for (const entry of entries) {
-      const match = existing.find((filter) => !claimed.has(filter.id) && filter.name === entry.item.name && rulesEqual(filter.rules, entry.item.rules));
+      const { input, seenBefore } = entry.item;
+      const free = (id: string) => !taken.has(id) && (seenBefore === undefined ? !this.claimed.has(id) : !seenBefore.has(id));
+      const match = listed.find((filter) => free(filter.id) && filter.name === input.name && plannedChanges(stateOf(filter), input).length === 0);
       if (match === undefined) {
         missing.push(entry);
         continue;
       }
-      claimed.add(match.id);
-      report(`saved filter "${entry.item.name}": the create answer was lost; found the filter it made (id ${match.id})`);
+      taken.add(match.id);
+      this.claim(match.id);
+      report(`saved filter "${input.name}": ${found} (id ${match.id}); it is adopted, not created again`);
       entry.resolve(match);
     }
-    if (missing.length > 0) await this.sendCreates(missing, false);
+    return { missing, listed };
+  }
+
+  /** A deleted filter is held by no resource any more. */
+  private settleDeleted(entry: Entry<string, void>): void {
+    this.claimed.delete(entry.item);
+    entry.resolve();
   }
 
   private async sendUpdates(entries: Array<Entry<SavedFilterUpdate, void>>): Promise<void> {
@@ -345,10 +427,10 @@ export class FilterBatcher {
   private async sendDeletes(entries: Array<Entry<string, void>>): Promise<void> {
     try {
       await this.filters().delete({ ids: entries.map((entry) => entry.item) });
-      for (const entry of entries) entry.resolve();
+      for (const entry of entries) this.settleDeleted(entry);
     } catch (error) {
       if (error instanceof NotFoundError) {
-        for (const entry of entries) entry.resolve();
+        for (const entry of entries) this.settleDeleted(entry);
         return;
       }
       if (error instanceof ArgumentError && entries.length > 1) return sendHalves(entries, (half) => this.sendDeletes(half));
@@ -364,7 +446,7 @@ export class FilterBatcher {
         return;
       }
       const remaining = entries.filter((entry) => present.has(entry.item));
-      for (const entry of entries) if (!present.has(entry.item)) entry.resolve();
+      for (const entry of entries) if (!present.has(entry.item)) this.settleDeleted(entry);
       if (remaining.length === 0) return;
       if (remaining.length < entries.length) return this.sendDeletes(remaining);
       if (remaining.length > 1) return sendHalves(remaining, (half) => this.sendDeletes(half));

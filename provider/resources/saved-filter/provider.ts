@@ -65,7 +65,8 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
    * Compares canonical forms (reordering never diffs, nor the server's own ordering); every property
    * updates in place. A rules change is printed as a rule-tree diff, which the engine shows.
    */
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
+    sharedFilterBatcher().claim(id);
     const current = olds as Partial<SavedFilterInput>;
     const changed = plannedChanges(current, news);
     const text = describeRulesChange(current, news, changed);
@@ -73,11 +74,15 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
   },
 
-  /** POSTs the filter, or takes over `adoptId`; a lost answer is reconciled, never duplicated. */
+  /**
+   * POSTs the filter, or takes over `adoptId`. A filter an earlier create left with an unknown
+   * outcome (same name and declared content, held by no other resource) is adopted instead: the
+   * engine keeps no state of a failed create, so every create looks (one listing by name).
+   */
   async create(inputs) {
     const declared: DeclaredFilter = DeclaredFilter.parse(inputs);
     try {
-      const outputs = outputsOf(await createOrAdopt(sharedFilterBatcher(), desiredState(declared), declared.adoptId), declared.adoptId);
+      const outputs = outputsOf(await createOrAdopt(sharedFilterBatcher(), desiredState(declared), declared.adoptId, true), declared.adoptId);
       return { id: outputs.filterId, outs: outputs };
     } catch (error) {
       throw withContext(declared.name, declared.adoptId === undefined ? "create" : `create (adoptId ${declared.adoptId})`, error);

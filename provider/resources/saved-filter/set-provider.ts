@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { FilterItemError, sharedFilterBatcher } from "./batcher";
 import { configureFromStack, report, ResourceInitFailedError } from "../../host/runtime";
+import { UnknownOutcomeError } from "../../host/unknown-outcome";
 import { isUnknown } from "../../rules";
 import { isJsonObject } from "../../schema";
 import { describeChoices } from "../../schema/suggest";
@@ -33,6 +34,11 @@ export interface SavedFilterSetOutputs {
   filters: Record<string, FilterState>;
   /** The adoption map as declared (it only matters when a member is added). */
   adopt?: Record<string, string>;
+  /**
+   * Members whose create had an unknown outcome (host/unknown-outcome.ts): the next update looks for
+   * the filter that create may have made and adopts it instead of creating another.
+   */
+  unknownOutcome?: string[];
 }
 
 /** A member's shape for messages: a SavedFilter's properties, `name` defaulting to the member key. */
@@ -132,6 +138,7 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
   const ids: Record<string, string> = { ...previous?.ids };
   const states: Record<string, FilterState> = { ...previous?.filters };
   const failures: string[] = [];
+  const unknownOutcome = new Set<string>();
   const work: Array<Promise<void>> = [];
   const attempt = (key: string, action: string, run: () => Promise<FilterState | undefined>) => {
     work.push(
@@ -145,7 +152,10 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
             states[key] = state;
           }
         },
-        (error: unknown) => void failures.push(memberFailure(key, action, error)),
+        (error: unknown) => {
+          if (error instanceof UnknownOutcomeError) unknownOutcome.add(key);
+          failures.push(memberFailure(key, action, error));
+        },
       ),
     );
   };
@@ -154,7 +164,9 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
     const id = previous?.ids[key];
     const adoptId = adopt?.[key];
     if (id === undefined) {
-      attempt(key, adoptId === undefined ? "create" : "adopt", () => createOrAdopt(batcher, desired, adoptId));
+      // A create whose outcome was unknown in an earlier run: its filter may be in the account.
+      const findEarlier = previous?.unknownOutcome?.includes(key) ?? false;
+      attempt(key, adoptId === undefined ? "create" : "adopt", () => createOrAdopt(batcher, desired, adoptId, findEarlier));
     } else {
       const current = states[key] ?? {};
       if (plannedChanges(current, desired).length > 0) attempt(key, "update", () => updateFilter(batcher, id, current, desired));
@@ -172,6 +184,7 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
     ids: Object.fromEntries(order.map((key) => [key, ids[key]!])),
     filters: Object.fromEntries(order.map((key) => [key, states[key]!])),
     ...(adopt === undefined ? {} : { adopt }),
+    ...(unknownOutcome.size === 0 ? {} : { unknownOutcome: [...declaredKeys].filter((key) => unknownOutcome.has(key)) }),
   };
   return { outputs, failures, total };
 }
@@ -181,7 +194,8 @@ function describeMember(key: string, spec: unknown, previous: Partial<SavedFilte
   const path = memberPath(key);
   if (previous.ids?.[key] === undefined) {
     const adoptId = isJsonObject(adopt) ? adopt[key] : undefined;
-    return [`  + ${path}: added${typeof adoptId === "string" ? ` (adopting filter ${adoptId})` : ""}`];
+    const pending = previous.unknownOutcome?.includes(key) ? " (an earlier create's outcome is unknown: its filter is looked for first)" : "";
+    return [`  + ${path}: added${typeof adoptId === "string" ? ` (adopting filter ${adoptId})` : pending}`];
   }
   if (isUnknown(spec) || !isJsonObject(spec)) return [`  ~ ${path}: changes (not known until apply)`];
   const current = previous.filters?.[key] ?? {};
@@ -227,6 +241,8 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
    */
   async diff(_id, olds, news) {
     const previous = olds as Partial<SavedFilterSetOutputs>;
+    const batcher = sharedFilterBatcher();
+    for (const filterId of Object.values(previous.ids ?? {})) batcher.claim(filterId);
     if (isUnknown(news.filters) || !isJsonObject(news.filters)) {
       report("SavedFilterSet: the members are not known until apply");
       return { changes: true, replaces: [], deleteBeforeReplace: false };
@@ -249,7 +265,8 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     const id = randomUUID();
     const { outputs, failures, total } = await apply(undefined, inputs);
     if (failures.length === 0) return { id, outs: outputs };
-    if (Object.keys(outputs.ids).length === 0) throw new Error(failureMessage(failures, total));
+    // Nothing made and nothing that may have been made: no state, the next run creates again.
+    if (Object.keys(outputs.ids).length === 0 && outputs.unknownOutcome === undefined) throw new Error(failureMessage(failures, total));
     throw new ResourceInitFailedError(failureMessage(failures, total), id, outputs, inputs.__provider, failures);
   },
 

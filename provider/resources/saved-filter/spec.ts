@@ -244,12 +244,14 @@ function withGoneHint(error: unknown): unknown {
 }
 
 /**
- * Creates the declared filter (one POST per batch, a lost answer reconciled by the batcher), or takes
- * over the account's filter `adoptId`, and brings it to the declared state.
+ * Creates the declared filter (one POST per batch, an unknown outcome watched for by the batcher and
+ * never posted again), or takes over the account's filter `adoptId`, and brings it to the declared
+ * state. With `findEarlier`, a filter that an earlier operation whose outcome was unknown made (same
+ * name and declared content, held by no other resource) is adopted instead of creating another.
  */
-export async function createOrAdopt(batcher: FilterBatcher, desired: SavedFilterInput, adoptId: string | undefined): Promise<FilterState> {
+export async function createOrAdopt(batcher: FilterBatcher, desired: SavedFilterInput, adoptId: string | undefined, findEarlier = false): Promise<FilterState> {
   let existing: SavedFilter | undefined;
-  if (adoptId === undefined) existing = await batcher.create(desired);
+  if (adoptId === undefined) existing = await batcher.create(desired, { findEarlier });
   else {
     existing = await batcher.read(adoptId);
     if (existing === undefined) throw new Error(`the account has no saved filter with id ${adoptId} to adopt`);
