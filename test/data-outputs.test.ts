@@ -6,7 +6,8 @@ import { DEV, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
 import { failure } from "./support/failure";
 import { journalMark, requestsSince } from "./support/query-families";
 
-// The Output forms inside a Pulumi program run under pulumi.runtime.setMocks, with the settings in
+// The Output forms inside a Pulumi program run under pulumi.runtime.setMocks (marked by
+// withAccountReads, so that they read the account instead of asking the mocks), with the settings in
 // the stack config (`insights:*`, the secret as a secret key) and the data from an emulator over
 // loopback. Only Date is faked (at TEST_NOW), so the client's clock agrees with the emulator's.
 
@@ -20,14 +21,15 @@ beforeAll(() => {
 });
 const emulator = useTestEmulator();
 beforeAll(async () => {
+  // Marked so that the data sources read the emulator instead of asking `call` (test/data-mocks.test.ts).
   await pulumi.runtime.setMocks(
-    {
+    data.withAccountReads({
       newResource: async (args) => {
         if (args.name === "gated") await beforeGatedCreated();
         return { id: `${args.name}-id`, state: args.inputs };
       },
       call: (args) => args.inputs,
-    },
+    }),
     "data-outputs",
     "test",
     false,

@@ -89,3 +89,30 @@ describe("npm pack", () => {
     }
   });
 });
+
+describe("API reference (TypeDoc)", () => {
+  it("titles modules by import path and documents every data source as a function with argument and result types", () => {
+    const output = path.join(work, "api.json");
+    execFileSync("npx", ["typedoc", "--json", output, "--out", path.join(work, "api")], { cwd: REPOSITORY_ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    type Reflection = { name: string; kind: number; children?: Reflection[]; signatures?: { parameters?: { name: string; type: { name?: string } }[]; type: { name?: string } }[] };
+    const project = JSON.parse(readFileSync(output, "utf8")) as Reflection;
+    expect(project.children!.map((module) => module.name).sort()).toEqual(["pulumi-insights", "pulumi-insights/client", "pulumi-insights/emulator"]);
+    const main = project.children!.find((module) => module.name === "pulumi-insights")!;
+    const names = new Set(main.children!.map((child) => child.name));
+    const dataSources = main.children!.filter((child) => /^(get|estimate)[A-Z]/.test(child.name) && names.has(`${child.name}Output`));
+    expect(dataSources.length).toBeGreaterThan(25);
+    const FUNCTION = 64;
+    for (const promiseForm of dataSources) {
+      const outputForm = main.children!.find((child) => child.name === `${promiseForm.name}Output`)!;
+      for (const [form, result, argsType, optsType] of [
+        [promiseForm, "Promise", "DataSourceArgs", "DataSourceOptions"],
+        [outputForm, "Output", "DataSourceOutputArgs", "DataSourceOutputOptions"],
+      ] as const) {
+        expect(form.kind, form.name).toBe(FUNCTION);
+        const [signature] = form.signatures!;
+        expect(signature!.parameters!.map((parameter) => [parameter.name, parameter.type.name]), form.name).toEqual([["args", argsType], ["opts", optsType]]);
+        expect(signature!.type.name, form.name).toBe(result);
+      }
+    }
+  }, 120_000);
+});

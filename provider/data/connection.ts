@@ -42,7 +42,7 @@ export interface TransportTuning {
   /**
    * How long an operation whose outcome is unknown (a timeout, a reset after sending, a 5xx to a
    * POST) waits for the account to show the earlier attempt before it fails, in milliseconds
-   * (default {@link DEFAULT_UNKNOWN_OUTCOME_WAIT_MS}). Only the dynamic-provider host writes.
+   * (default 60 000). Only the dynamic-provider host writes.
    */
   unknownOutcomeWaitMs?: number;
 }

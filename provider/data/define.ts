@@ -4,9 +4,11 @@ import { clientFor, type InsightsConnection } from "./connection";
 
 /**
  * The one way data sources are made. Each reads the account through the typed client from the
- * program's process and comes in the two Pulumi forms: `getX(args, options?)` answers a Promise,
- * `getXOutput(args, options?)` takes `Input`s and answers an `Output`. All argument checks, limits
- * and splitting are the client's; this layer only finds the settings and wraps the answer.
+ * program's process and comes in the two forms of a Pulumi function: `getX(args?, opts?)` answers a
+ * Promise, `getXOutput(args?, opts?)` takes `Input`s and answers an `Output`; `opts` are Pulumi's
+ * invoke options with this package's per-call timeout. Under `pulumi.runtime.setMocks` both forms
+ * are answered by the mocks' `call`, as every Pulumi function is. All argument checks, limits and
+ * splitting are the client's; this layer only finds the settings and wraps the answer.
  */
 
 /** Each property may be an `Input` (a plain value, a Promise or an Output). */
@@ -41,29 +43,47 @@ export type KnownFields<Value> = Value extends readonly (infer Item)[]
     ? { [Key in keyof Value as string extends Key ? never : number extends Key ? never : Key]: KnownFields<Value[Key]> }
     : Value;
 
-/** Options of a Promise form: a per-request timeout and a cancel signal. */
-export type DataSourceOptions = CallOptions;
-
-/** Options of an Output form. */
-export interface DataSourceOutputOptions {
-  /** Per-request timeout in milliseconds (default: the client's, 30 s). */
+/**
+ * Options of a Promise form: Pulumi's invoke options (`parent`, `provider`, ...: accepted as every
+ * Pulumi function accepts them; the read happens in the program's process, so only a mock engine
+ * sees them) and the per-call settings of this package.
+ */
+export interface DataSourceOptions extends pulumi.InvokeOptions {
+  /** Per-request timeout in milliseconds (default: the client's, `insights:timeoutMs` or 30 s). */
   timeoutMs?: number;
-  /**
-   * Resources to wait for before reading, as `dependsOn` of Pulumi's invoke options: the read
-   * happens once they exist, and during a preview that would create them the answer is unknown.
-   */
-  dependsOn?: pulumi.Input<pulumi.Input<pulumi.Resource>[]> | pulumi.Input<pulumi.Resource>;
+  /** Cancels the read when aborted. */
+  signal?: AbortSignal;
 }
 
-/** Parameters of a form: optional when the data source has no required argument. */
-type Call<Args, Options> = {} extends Args ? [args?: Args, options?: Options] : [args: Args, options?: Options];
+/**
+ * Options of an Output form: Pulumi's invoke-output options, `dependsOn` included (the read happens
+ * once those resources exist, and during a preview that would create them the answer is unknown),
+ * and the per-call timeout of this package.
+ */
+export interface DataSourceOutputOptions extends pulumi.InvokeOutputOptions {
+  /** Per-request timeout in milliseconds (default: the client's, `insights:timeoutMs` or 30 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * The Promise form of a data source (`getX`), as Pulumi's own functions are shaped: the arguments
+ * (optional when none is required) and the invoke options.
+ */
+export type DataSourceFunction<Params, Result> = {} extends Params
+  ? (args?: DataSourceArgs<Params>, opts?: DataSourceOptions) => Promise<Result>
+  : (args: DataSourceArgs<Params>, opts?: DataSourceOptions) => Promise<Result>;
+
+/** The Output form of a data source (`getXOutput`): `Input`s in, an `Output` out. */
+export type DataSourceOutputFunction<Params, Result> = {} extends Params
+  ? (args?: DataSourceOutputArgs<Params>, opts?: DataSourceOutputOptions) => pulumi.Output<KnownFields<Result>>
+  : (args: DataSourceOutputArgs<Params>, opts?: DataSourceOutputOptions) => pulumi.Output<KnownFields<Result>>;
 
 /** The two forms of one data source. */
 export interface DataSourceForms<Params, Result> {
   /** The Promise form (`getX`). */
-  invoke(...call: Call<DataSourceArgs<Params>, DataSourceOptions>): Promise<Result>;
+  invoke: DataSourceFunction<Params, Result>;
   /** The Output form (`getXOutput`). */
-  output(...call: Call<DataSourceOutputArgs<Params>, DataSourceOutputOptions>): pulumi.Output<KnownFields<Result>>;
+  output: DataSourceOutputFunction<Params, Result>;
 }
 
 /** How a data source reads its answer; `params` are the caller's arguments without `connection`. */
@@ -71,6 +91,14 @@ export type Read<Params, Result> = (client: InsightsClient, params: Params, opti
 
 /** The exports of one data source, named by the Pulumi convention: `get<Name>` and `get<Name>Output`. */
 export type DataSourcePair<Name extends string, Invoke, Output> = { [Key in `get${Name}`]: Invoke } & { [Key in `get${Name}Output`]: Output };
+
+/**
+ * The token of a data source, as a mock engine's `call` sees it (`pulumi.runtime.setMocks`): the
+ * Pulumi convention for a function of a package's index module, `insights:index:getSavedFilter`.
+ */
+export function dataSourceToken(functionName: string): string {
+  return `insights:index:${functionName}`;
+}
 
 /**
  * A data source whose answer holds no personal data.
@@ -81,8 +109,8 @@ export type DataSourcePair<Name extends string, Invoke, Output> = { [Key in `get
 export function dataSource<Name extends string, Params extends object, Result>(
   name: Name,
   read: Read<Params, Result>,
-): DataSourcePair<Name, DataSourceForms<Params, Result>["invoke"], DataSourceForms<Params, Result>["output"]> {
-  return namedPair(name, dataSourceForms(read, { personalData: false }));
+): DataSourcePair<Name, DataSourceFunction<Params, Result>, DataSourceOutputFunction<Params, Result>> {
+  return namedPair(name, dataSourceForms(`get${name}`, read, { personalData: false }));
 }
 
 /**
@@ -92,8 +120,8 @@ export function dataSource<Name extends string, Params extends object, Result>(
 export function personalDataSource<Name extends string, Params extends object, Result>(
   name: Name,
   read: Read<Params, Result>,
-): DataSourcePair<Name, DataSourceForms<Params, Result>["invoke"], DataSourceForms<Params, Result>["output"]> {
-  return namedPair(name, dataSourceForms(read, { personalData: true }));
+): DataSourcePair<Name, DataSourceFunction<Params, Result>, DataSourceOutputFunction<Params, Result>> {
+  return namedPair(name, dataSourceForms(`get${name}`, read, { personalData: true }));
 }
 
 /** The two forms under their exported names. */
@@ -101,26 +129,83 @@ export function namedPair<Name extends string, Invoke, Output>(name: Name, forms
   return { [`get${name}`]: forms.invoke, [`get${name}Output`]: forms.output } as DataSourcePair<Name, Invoke, Output>;
 }
 
-/** Makes the two forms of a data source from the way it reads its answer. */
-export function dataSourceForms<Params extends object, Result>(read: Read<Params, Result>, { personalData }: { personalData: boolean }): DataSourceForms<Params, Result> {
-  const invoke = async (args: DataSourceArgs<Params> | undefined, options: CallOptions): Promise<Result> => {
+/**
+ * The mark of {@link withAccountReads}: a registered symbol, so that it is seen whichever copy of
+ * this package made it.
+ */
+const READ_THE_ACCOUNT_UNDER_MOCKS = Symbol.for("pulumi-insights.readTheAccountUnderMocks");
+
+/**
+ * Marks mocks (of `pulumi.runtime.setMocks`) under which this package's data sources read the
+ * account for real, from the stack config's settings, instead of asking the mocks' `call`: for a
+ * test of a program against a local emulator. Without the mark, a data source under mocks is
+ * answered by `call`, as every Pulumi function is.
+ *
+ * @example
+ * await pulumi.runtime.setMocks(withAccountReads({ newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs }));
+ */
+export function withAccountReads<Mocks extends pulumi.runtime.Mocks>(mocks: Mocks): Mocks {
+  return Object.assign(mocks, { [READ_THE_ACCOUNT_UNDER_MOCKS]: true });
+}
+
+/**
+ * Whether a mock engine answers the data sources: the program runs under `pulumi.runtime.setMocks`
+ * (the SDK's mock monitor holds the mocks, in the SDK's global store whichever copy of
+ * `@pulumi/pulumi` set them) and they are not marked by {@link withAccountReads}.
+ */
+function answeredByMocks(): boolean {
+  const monitor = pulumi.runtime.getMonitor() as { mocks?: { call?: unknown; [READ_THE_ACCOUNT_UNDER_MOCKS]?: unknown } } | undefined;
+  const mocks = monitor?.mocks;
+  return typeof mocks?.call === "function" && mocks[READ_THE_ACCOUNT_UNDER_MOCKS] !== true;
+}
+
+/** Pulumi's invoke options without this package's own per-call settings. */
+function pulumiOptions<Options extends pulumi.InvokeOptions>(options: Options & { timeoutMs?: number; signal?: AbortSignal }): pulumi.InvokeOptions {
+  const { timeoutMs: _timeoutMs, signal: _signal, ...invokeOptions } = options;
+  return invokeOptions;
+}
+
+/**
+ * Makes the two forms of a data source from the way it reads its answer. In a program, each form
+ * reads the account through the client; under mocks, each asks the engine through
+ * `pulumi.runtime.invoke` with the token {@link dataSourceToken} and the arguments without
+ * `connection` (its secret is for the client only).
+ */
+export function dataSourceForms<Params extends object, Result>(
+  functionName: string,
+  read: Read<Params, Result>,
+  { personalData }: { personalData: boolean },
+): DataSourceForms<Params, Result> {
+  const token = dataSourceToken(functionName);
+  const readTheAccount = async (args: DataSourceArgs<Params> | undefined, options: CallOptions): Promise<Result> => {
     const { connection, ...params } = args ?? ({} as DataSourceArgs<Params>);
     return read(clientFor(connection), params as unknown as Params, options);
   };
-  return {
-    invoke: (...[args, options]) => invoke(args, options ?? {}),
-    output: (...[args, options]) => {
-      const { connection, ...params } = args ?? ({} as DataSourceOutputArgs<Params>);
-      const { dependsOn, ...callOptions } = options ?? {};
+  const invoke = async (args?: DataSourceArgs<Params>, opts: DataSourceOptions = {}): Promise<Result> => {
+    if (answeredByMocks()) {
+      const { connection: _connection, ...params } = args ?? ({} as DataSourceArgs<Params>);
+      return (await pulumi.runtime.invoke(token, withEpochTimes(params) as pulumi.Inputs, pulumiOptions(opts))) as Result;
+    }
+    const { timeoutMs, signal } = opts;
+    return readTheAccount(args, { timeoutMs, signal });
+  };
+  const output = (args?: DataSourceOutputArgs<Params>, opts: DataSourceOutputOptions = {}): pulumi.Output<KnownFields<Result>> => {
+    const { connection, ...params } = args ?? ({} as DataSourceOutputArgs<Params>);
+    const { dependsOn, timeoutMs } = opts;
+    let answer: pulumi.Output<unknown>;
+    if (answeredByMocks()) {
+      answer = pulumi.runtime.invokeOutput(token, withEpochTimes(params) as pulumi.Inputs, { ...pulumiOptions(opts), dependsOn });
+    } else {
       // The credential must not make every answer secret, so it is taken out of the secret tracking;
       // this Output is local to the call and never exported.
       const settings = pulumi.unsecret(pulumi.output(connection ?? {}));
-      const answer = pulumi
+      answer = pulumi
         .all([pulumi.output(withEpochTimes(params)), settings, waitFor(dependsOn)])
-        .apply(([plainParams, plainSettings]) => invoke({ ...(plainParams as object), connection: plainSettings } as DataSourceArgs<Params>, callOptions));
-      return (personalData ? pulumi.secret(answer) : answer) as pulumi.Output<KnownFields<Result>>;
-    },
+        .apply(([plainParams, plainSettings]) => readTheAccount({ ...(plainParams as object), connection: plainSettings } as DataSourceArgs<Params>, { timeoutMs }));
+    }
+    return (personalData ? pulumi.secret(answer) : answer) as pulumi.Output<KnownFields<Result>>;
   };
+  return { invoke: invoke as DataSourceFunction<Params, Result>, output: output as DataSourceOutputFunction<Params, Result> };
 }
 
 /**

@@ -37,16 +37,30 @@ export const {
    *
    * @example
    * const { filters } = await getSavedFilters({ category: "CONTENT", enabled: true });
+   *
+   * @function
    */
   getSavedFilters,
-  /** The Output form of {@link getSavedFilters}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getSavedFilters}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getSavedFiltersOutput,
 } = dataSource("SavedFilters", async (client, params: GetSavedFiltersArgs, options) => ({ filters: await client.filters.list(params, options) }));
 
 export const {
-  /** The saved filter with this id, given as a string or a number (spec 2.7); none is a `NotFoundError`. */
+  /**
+   * The saved filter with this id, given as a string or a number (spec 2.7); none is a `NotFoundError`.
+   *
+   * @function
+   */
   getSavedFilter,
-  /** The Output form of {@link getSavedFilter}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getSavedFilter}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getSavedFilterOutput,
 } = dataSource("SavedFilter", (client, params: FilterGetParams, options) => client.filters.get(params, options));
 
@@ -58,9 +72,15 @@ export const {
    * @example
    * const sports = await getSavedFilterByName({ name: "Sports live" });
    * const failures = await getMetric({ metric: "video-start-failures", filterId: sports.id });
+   *
+   * @function
    */
   getSavedFilterByName,
-  /** The Output form of {@link getSavedFilterByName}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getSavedFilterByName}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getSavedFilterByNameOutput,
 } = dataSource("SavedFilterByName", readByExactName);
 
@@ -71,16 +91,30 @@ export const {
    *
    * @example
    * const { values } = await getFilterFieldValues({ field: "countries", pattern: "United" });
+   *
+   * @function
    */
   getFilterFieldValues,
-  /** The Output form of {@link getFilterFieldValues}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getFilterFieldValues}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getFilterFieldValuesOutput,
 } = dataSource("FilterFieldValues", readFieldValues);
 
 export const {
-  /** The filter field names rules may use (spec 4.8 `GET /bulk_filters/fields`, 2.7). */
+  /**
+   * The filter field names rules may use (spec 4.8 `GET /bulk_filters/fields`, 2.7).
+   *
+   * @function
+   */
   getFilterFields,
-  /** The Output form of {@link getFilterFields}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getFilterFields}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getFilterFieldsOutput,
 } = dataSource("FilterFields", async (client, params: NoArguments, options) => ({ fields: await client.filters.fields(params, options) }));
 

@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import {
   type AcceptedMetricName,
+  type CallOptions,
   ArgumentError,
   type GroupByParams,
   type InsightsClient,
@@ -71,12 +72,12 @@ type QueryAnswer<Name extends QueryName> = MetricQueries<AcceptedMetricName>[Nam
 /** The Promise form of a metric query, its answer typed by the metrics asked for. */
 type MetricInvoke<Name extends QueryName> = <Metric extends AcceptedMetricName>(
   args: DataSourceArgs<MetricQueries<Metric>[Name][0]>,
-  options?: DataSourceOptions,
+  opts?: DataSourceOptions,
 ) => Promise<MetricQueries<Metric>[Name][1]>;
 /** The Output form of a metric query, its answer typed by the metrics asked for. */
 type MetricOutput<Name extends QueryName> = <Metric extends AcceptedMetricName>(
   args: DataSourceOutputArgs<MetricQueries<Metric>[Name][0]>,
-  options?: DataSourceOutputOptions,
+  opts?: DataSourceOutputOptions,
 ) => pulumi.Output<KnownFields<MetricQueries<Metric>[Name][1]>>;
 
 /**
@@ -85,9 +86,10 @@ type MetricOutput<Name extends QueryName> = <Metric extends AcceptedMetricName>(
  */
 function metricDataSource<Name extends QueryName>(
   name: Name,
-  read: (api: MetricsApi, params: QueryArgs<Name>, options: DataSourceOptions) => Promise<QueryAnswer<Name>>,
+  read: (api: MetricsApi, params: QueryArgs<Name>, options: CallOptions) => Promise<QueryAnswer<Name>>,
 ): DataSourcePair<Name, MetricInvoke<Name>, MetricOutput<Name>> {
   const forms = dataSourceForms<QueryArgs<Name> & { realTime?: boolean }, QueryAnswer<Name>>(
+    `get${name}`,
     (client, { realTime, ...params }, options) => read(metricsApi(client, realTime), params as QueryArgs<Name>, options),
     { personalData: false },
   );
@@ -114,9 +116,15 @@ export const {
    * const failures = await getMetric({ metric: "video-start-failures", filters: { geo_country_code: "US" } });
    * const hourly = failures.series["video-start-failures"].percentage; // [{ time, epochMs, value }]
    * export const playsLastDay = getMetricOutput({ metric: "plays", range: { lastDays: 1 }, granularity: "ALL" }).total.apply((total) => total?.plays.count);
+   *
+   * @function
    */
   getMetric,
-  /** The Output form of {@link getMetric}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getMetric}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getMetricOutput,
 } = metricDataSource("Metric", async (api, params, options) => metricData(await api.metric(params, options), [params.metric]));
 
@@ -128,9 +136,15 @@ export const {
    * @example
    * const quality = await getMetrics({ metrics: ["plays", "video-start-failures", "rebuffering-ratio"], range: { lastDays: 1 }, granularity: "ALL" });
    * const rebuffering = quality.total?.["rebuffering-ratio"].ratio;
+   *
+   * @function
    */
   getMetrics,
-  /** The Output form of {@link getMetrics}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getMetrics}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getMetricsOutput,
 } = metricDataSource("Metrics", async (api, params, options) => metricData(await api.customSelection(params, options), params.metrics));
 
@@ -146,9 +160,15 @@ export const {
    * for (const isp of isps.entities) {
    *   new SavedFilter(`isp-${isp.value}`, { name: `ISP ${isp.value}`, rules: and(or(field("ISP").equals(isp.value))) });
    * }
+   *
+   * @function
    */
   getMetricGroupBy,
-  /** The Output form of {@link getMetricGroupBy}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getMetricGroupBy}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getMetricGroupByOutput,
 } = metricDataSource("MetricGroupBy", async (api, params, options) => groupByData(await api.groupBy(params, options), [params.metric]));
 
@@ -156,9 +176,15 @@ export const {
   /**
    * Several metrics grouped by a dimension (spec 4.6 `{base}/custom-selection/group-by/{dimension}`);
    * over 12 metrics, every chunk is ranked by the same metric so the chunks answer for the same entities.
+   *
+   * @function
    */
   getMetricsGroupBy,
-  /** The Output form of {@link getMetricsGroupBy}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getMetricsGroupBy}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getMetricsGroupByOutput,
 } = metricDataSource("MetricsGroupBy", async (api, params, options) => groupByData(await api.customSelectionGroupBy(params, options), params.metrics));
 
@@ -166,43 +192,89 @@ export const {
   /**
    * One metric grouped by a custom tag of the account (spec 4.6
    * `{base}/{metric_name}/group-by/dimension-tag/{custom_tag}`), with the options of {@link getMetricGroupBy}.
+   *
+   * @function
    */
   getMetricGroupByTag,
-  /** The Output form of {@link getMetricGroupByTag}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getMetricGroupByTag}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getMetricGroupByTagOutput,
 } = metricDataSource("MetricGroupByTag", async (api, params, options) => groupByData(await api.groupByTag(params, options), [params.metric]));
 
 export const {
-  /** The dimensions a metric can be grouped by (spec 4.6 `{base}/{metric_name}/group-by`). */
+  /**
+   * The dimensions a metric can be grouped by (spec 4.6 `{base}/{metric_name}/group-by`).
+   *
+   * @function
+   */
   getGroupByDimensions,
-  /** The Output form of {@link getGroupByDimensions}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getGroupByDimensions}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getGroupByDimensionsOutput,
 } = dataSource("GroupByDimensions", (client, { realTime, ...params }: GetMetricListingArgs, options) => metricsApi(client, realTime).groupByDimensions(params, options));
 
 export const {
-  /** The account's custom tags a metric can be grouped by (spec 4.6 `{base}/{metric_name}/group-by/dimension-tag`). */
+  /**
+   * The account's custom tags a metric can be grouped by (spec 4.6 `{base}/{metric_name}/group-by/dimension-tag`).
+   *
+   * @function
+   */
   getDimensionTags,
-  /** The Output form of {@link getDimensionTags}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getDimensionTags}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getDimensionTagsOutput,
 } = dataSource("DimensionTags", (client, { realTime, ...params }: GetMetricListingArgs, options) => metricsApi(client, realTime).dimensionTags(params, options));
 
 export const {
-  /** The filtering and group-by dimensions of the metrics API (spec 4.6 `/3.0/metrics/_meta/references/dimensions`). */
+  /**
+   * The filtering and group-by dimensions of the metrics API (spec 4.6 `/3.0/metrics/_meta/references/dimensions`).
+   *
+   * @function
+   */
   getMetricDimensions,
-  /** The Output form of {@link getMetricDimensions}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getMetricDimensions}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getMetricDimensionsOutput,
 } = dataSource("MetricDimensions", (client, params: NoArguments, options) => client.metrics.dimensionReferences(params, options));
 
 export const {
-  /** Basic data (id, name) about the saved filters, as the metrics API knows them (spec 4.6 `/3.0/metrics/_meta/references/filters`). */
+  /**
+   * Basic data (id, name) about the saved filters, as the metrics API knows them (spec 4.6 `/3.0/metrics/_meta/references/filters`).
+   *
+   * @function
+   */
   getSavedFilterReferences,
-  /** The Output form of {@link getSavedFilterReferences}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getSavedFilterReferences}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getSavedFilterReferencesOutput,
 } = dataSource("SavedFilterReferences", (client, params: NoArguments, options) => client.metrics.filterReferences(params, options));
 
 export const {
-  /** The KPI sets (spec 4.6 `/kpis`, 2.6): `kpi_id` (1 is the default set) and `kpi_name`. */
+  /**
+   * The KPI sets (spec 4.6 `/kpis`, 2.6): `kpi_id` (1 is the default set) and `kpi_name`.
+   *
+   * @function
+   */
   getKpis,
-  /** The Output form of {@link getKpis}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getKpis}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getKpisOutput,
 } = dataSource("Kpis", (client, params: NoArguments, options) => client.metrics.kpis(params, options));

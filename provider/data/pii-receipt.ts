@@ -51,8 +51,14 @@ export const {
    *
    * @example
    * export const receipt = getPiiOptOutReceiptOutput({ id: "015bs9s0wsbxuj" });
+   *
+   * @function
    */
   getPiiOptOutReceipt,
-  /** The Output form of {@link getPiiOptOutReceipt}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getPiiOptOutReceipt}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getPiiOptOutReceiptOutput,
 } = dataSource("PiiOptOutReceipt", (client, params: PiiOptOutReceiptParams) => receiptOf(client, params));

@@ -14,15 +14,29 @@ export const {
    * @example
    * // What a pipeline reports: how many requests are still being processed.
    * export const pendingOptOuts = getPiiOptOutRequestsOutput({ status: ["ENQUEUED", "STARTED"] }).apply(({ requests }) => requests.length);
+   *
+   * @function
    */
   getPiiOptOutRequests,
-  /** The Output form of {@link getPiiOptOutRequests}: `Input`s in, an `Output` out (a secret: personal data). */
+  /**
+   * The Output form of {@link getPiiOptOutRequests}: `Input`s in, an `Output` out (a secret: personal data).
+   *
+   * @function
+   */
   getPiiOptOutRequestsOutput,
 } = personalDataSource("PiiOptOutRequests", async (client, params: PiiListQuery, options) => ({ requests: await client.pii.list(params, options) }));
 
 export const {
-  /** One opt-out request with its state (spec 3.1); an unknown id is a `NotFoundError`. `getPiiOptOutRequestOutput` answers a secret. */
+  /**
+   * One opt-out request with its state (spec 3.1); an unknown id is a `NotFoundError`. `getPiiOptOutRequestOutput` answers a secret.
+   *
+   * @function
+   */
   getPiiOptOutRequest,
-  /** The Output form of {@link getPiiOptOutRequest}: `Input`s in, an `Output` out (a secret: personal data). */
+  /**
+   * The Output form of {@link getPiiOptOutRequest}: `Input`s in, an `Output` out (a secret: personal data).
+   *
+   * @function
+   */
   getPiiOptOutRequestOutput,
 } = personalDataSource("PiiOptOutRequest", (client, params: PiiGetParams, options) => client.pii.get(params, options));

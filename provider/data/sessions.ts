@@ -16,9 +16,15 @@ export const {
    * const { sessions } = await getContentSessions({ filters: { geo_country_code: "US", is_video_start_failure: true }, limit: 100 });
    * const failingAssets = [...new Set(sessions.map((session) => session.content_info.asset))];
    * export const sampled = getContentSessionsOutput({ filters: { asset: show.name } }).apply((list) => list.sessions.length);
+   *
+   * @function
    */
   getContentSessions,
-  /** The Output form of {@link getContentSessions}: `Input`s in, an `Output` out (a secret: personal data). */
+  /**
+   * The Output form of {@link getContentSessions}: `Input`s in, an `Output` out (a secret: personal data).
+   *
+   * @function
+   */
   getContentSessionsOutput,
 } = personalDataSource("ContentSessions", (client, params: SampleSessionParams, options) => client.sessions.listContent(params, options));
 
@@ -26,9 +32,15 @@ export const {
   /**
    * Samples of ended ad sessions (spec 4.2; the account needs ad insights), with the arguments of
    * {@link getContentSessions}. `getAdSessionsOutput` answers a secret.
+   *
+   * @function
    */
   getAdSessions,
-  /** The Output form of {@link getAdSessions}: `Input`s in, an `Output` out (a secret: personal data). */
+  /**
+   * The Output form of {@link getAdSessions}: `Input`s in, an `Output` out (a secret: personal data).
+   *
+   * @function
+   */
   getAdSessionsOutput,
 } = personalDataSource("AdSessions", (client, params: SampleSessionParams, options) => client.sessions.listAd(params, options));
 
@@ -41,16 +53,30 @@ export const {
    *
    * @example
    * const { sessions } = await getViewerSessions({ viewerId: "viewer-42", range: { lastDays: 7 } });
+   *
+   * @function
    */
   getViewerSessions,
-  /** The Output form of {@link getViewerSessions}: `Input`s in, an `Output` out (a secret: personal data). */
+  /**
+   * The Output form of {@link getViewerSessions}: `Input`s in, an `Output` out (a secret: personal data).
+   *
+   * @function
+   */
   getViewerSessionsOutput,
 } = personalDataSource("ViewerSessions", (client, params: ViewerSessionParams, options) => client.sessions.listViewer(params, options));
 
 export const {
-  /** Summary metrics of one viewer (spec 4.4, 2.3), by `viewerId` or `viewerIp`. `getViewerSummaryOutput` answers a secret. */
+  /**
+   * Summary metrics of one viewer (spec 4.4, 2.3), by `viewerId` or `viewerIp`. `getViewerSummaryOutput` answers a secret.
+   *
+   * @function
+   */
   getViewerSummary,
-  /** The Output form of {@link getViewerSummary}: `Input`s in, an `Output` out (a secret: personal data). */
+  /**
+   * The Output form of {@link getViewerSummary}: `Input`s in, an `Output` out (a secret: personal data).
+   *
+   * @function
+   */
   getViewerSummaryOutput,
 } = personalDataSource("ViewerSummary", (client, params: ViewerSummaryParams, options) => client.sessions.viewerSummary(params, options));
 
@@ -58,8 +84,14 @@ export const {
   /**
    * The sessions dimension lookup (spec 4.5, 2.5): the filters the account can use on sample
    * sessions, custom tags included (`is_custom`).
+   *
+   * @function
    */
   getSessionDimensions,
-  /** The Output form of {@link getSessionDimensions}: `Input`s in, an `Output` out. */
+  /**
+   * The Output form of {@link getSessionDimensions}: `Input`s in, an `Output` out.
+   *
+   * @function
+   */
   getSessionDimensionsOutput,
 } = dataSource("SessionDimensions", (client, params: NoArguments, options) => client.sessions.dimensions(params, options));

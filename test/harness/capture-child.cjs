@@ -34,8 +34,11 @@ async function main() {
     secretOutputs.set(`${req.getType()}::${req.getName()}`, req.getAdditionalsecretoutputsList());
     return registerResource.call(this, req, callback);
   };
+  // The data sources of pulumi-insights read the account (an emulator) instead of asking `call`:
+  // the mark of its withAccountReads (provider/data/define.ts), set here without loading the package.
   pulumi.runtime.setMocks(
     {
+      [Symbol.for("pulumi-insights.readTheAccountUnderMocks")]: true,
       newResource(args) {
         const urn = `urn:pulumi:${request.stack}::${request.project}::${args.type}::${args.name}`;
         const additionalSecretOutputs = secretOutputs.get(`${args.type}::${args.name}`) ?? [];

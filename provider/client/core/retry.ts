@@ -1,7 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { ApiError, ConnectionError, RateLimitError, TimeoutError, type HttpMethod } from "./errors";
 
-/** Settings of the retry policy ({@link decideRetry}); defaults in {@link DEFAULT_RETRY_OPTIONS}. */
+/** Settings of the retry policy (`decideRetry` in provider/client/core/retry.ts); defaults in {@link DEFAULT_RETRY_OPTIONS}. */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 3; 0 turns retries off. */
   maxRetries: number;
