@@ -1,3 +1,5 @@
+import { DAY_MS, HOUR_MS, MINUTE_MS, WEEK_MS } from "./time";
+
 /** The clock as the control plane shows it: the emulator's time and whether it stands still. */
 export interface ClockSnapshot {
   nowMs: number;
@@ -69,10 +71,10 @@ export function parseIsoDuration(text: string): number | undefined {
   const [, weeks, days, hours, minutes, seconds] = match;
   const value = (part: string | undefined) => (part === undefined ? 0 : Number(part));
   return (
-    value(weeks) * 604_800_000 +
-    value(days) * 86_400_000 +
-    value(hours) * 3_600_000 +
-    value(minutes) * 60_000 +
+    value(weeks) * WEEK_MS +
+    value(days) * DAY_MS +
+    value(hours) * HOUR_MS +
+    value(minutes) * MINUTE_MS +
     value(seconds) * 1000
   );
 }

@@ -1,4 +1,5 @@
 import { badRequest, unprocessable } from "./http";
+import { MINUTE_MS, HOUR_MS, DAY_MS } from "./time";
 
 /**
  * Time-range parameters of sessions, metrics and alerts (spec 4.1): exactly one format per request,
@@ -43,10 +44,6 @@ export const TIME_RANGE_PARAMETERS: ReadonlySet<string> = new Set([
   "days",
   "minutes",
 ]);
-
-const HOUR_MS = 3_600_000;
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 
 /**
  * Parses the time range of a request. 400 for mixed formats, a missing half of a pair, a format the

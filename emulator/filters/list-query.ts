@@ -2,7 +2,8 @@ import { describeChoices, SavedFilter } from "../../provider/schema";
 import { badRequest } from "../http";
 import { requireCategory, subcategoryValues } from "./lookups";
 import { epochOfDay } from "../time-range";
-import { QueryReader } from "./query-params";
+import { QueryReader } from "../query";
+import { readFilterIds } from "./ids";
 import { wireFilter, type StoredFilter, type WireFilter } from "./store";
 
 /** The query parameters of `GET /bulk_filters/` (spec 4.8). */
@@ -32,7 +33,7 @@ export interface ListQuery {
 export function parseListQuery(query: URLSearchParams): ListQuery {
   const reader = new QueryReader(query, LIST_PARAMETERS, "GET /bulk_filters/");
   const creator = reader.string("creator");
-  const ids = reader.ids("id", false);
+  const ids = readFilterIds(reader, "id", false);
   const advanced = reader.boolean("advanced");
   const enabled = reader.boolean("enabled");
   const name = reader.string("name")?.toLowerCase();

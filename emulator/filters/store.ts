@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SavedFilterInput, type SavedFilter } from "../../provider/schema";
 import { badRequest } from "../http";
-import { parseFilterId } from "./query-params";
+import { parseFilterId } from "./ids";
 
 /** The first id of every account (ids are sequential per account, never reused: emulator's choice). */
 export const FIRST_FILTER_ID = 1001;

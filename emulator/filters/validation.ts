@@ -3,7 +3,7 @@ import { describeChoices, isJsonObject, SavedFilterInput, SavedFilterUpdate, typ
 import { badRequest, HttpError } from "../http";
 import type { World } from "../world";
 import { formatPath, issueError, unknownKeyMessage, type BodyPath } from "./body-errors";
-import { MAX_FILTERS_PER_CALL, parseFilterId } from "./query-params";
+import { MAX_FILTERS_PER_CALL, parseFilterId } from "./ids";
 import { requireCategory, subcategoryValues } from "./lookups";
 import { checkRuleDepth, checkRuleSemantics } from "./rules";
 import type { FilterChange, FilterStore } from "./store";

@@ -1,6 +1,6 @@
 import { closestMatch } from "../../provider/schema/suggest";
 import type { AccountState } from "../accounts";
-import { QueryReader } from "../filters/query-params";
+import { QueryReader } from "../query";
 import { dimensionReader, parseQueryFilters } from "../filtering";
 import { badRequest, featureDisabled, notFound, unprocessable, type RouteResult } from "../http";
 import type { RequestContext } from "../router";
@@ -13,10 +13,7 @@ import { parseKpiId } from "./kpis";
 import { emptyGroupByBounds, groupByBounds, plainBounds, rankGroups, renderGroupBy, renderPlain, type Ranking } from "./render";
 import { refuseIfSurelyTooLarge, refuseIfTooLarge } from "./size";
 import { layoutIntervals, parseGranularity, type IntervalLayout } from "./intervals";
-
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
+import { MINUTE_MS, HOUR_MS, DAY_MS } from "../time";
 
 /** Historical and real-time metrics: same sub-paths, different time rules (spec 4.1, 4.6, 8). */
 export interface MetricFamily {

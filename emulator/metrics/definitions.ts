@@ -9,6 +9,7 @@ import {
 import {
   countOf, devicesOf, overlapOf, peakOf, sumOf, viewersOf, type CellValues, type SessionQuantity, type Term,
 } from "./terms";
+import { MINUTE_MS } from "../time";
 
 /**
  * What every metric of spec 4.6 means: which sessions it reads (content or ad), its accumulators and
@@ -132,7 +133,7 @@ function intervalMinutes(source: SessionKind): MetricDefinition {
   // Playing time is spread evenly over the session's wall-clock life.
   const overlap = overlapOf(source, isPlay, (session) => {
     const length = session.endMs - session.startMs;
-    return length > 0 ? session.playingTimeMs / length / 60_000 : 0;
+    return length > 0 ? session.playingTimeMs / length / MINUTE_MS : 0;
   });
   return { source, terms: [overlap], finalize: (cell) => ({ count: integer(cell.sum(overlap)) }) };
 }
@@ -153,7 +154,7 @@ const playingAndRebuffering = scaled((session) => session.playingTimeMs + sessio
 const connectionInducedRebuffering = scaled((session) => session.connectionInducedRebufferingTimeMs);
 const paused = scaled((session) => session.pausedTimeMs);
 const playingAndPaused = scaled((session) => session.playingTimeMs + session.pausedTimeMs);
-const playingMinutes: SessionQuantity = (session, context) => playingTimeMs(session, context.nowMs) / 60_000;
+const playingMinutes: SessionQuantity = (session, context) => playingTimeMs(session, context.nowMs) / MINUTE_MS;
 const videoStartTime: SessionQuantity = (session) => session.videoStartTimeMs;
 const videoRestartTime: SessionQuantity = (session) => session.videoRestartTimeMs;
 const bitrate: SessionQuantity = (session) => session.averageBitrateBps;

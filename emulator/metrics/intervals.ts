@@ -1,5 +1,6 @@
 import { badRequest } from "../http";
 import type { TimeRange } from "../time-range";
+import { MINUTE_MS, HOUR_MS, DAY_MS, WEEK_MS } from "../time";
 
 /**
  * The intervals of a metric response (spec 2.4, 4.6). Granularity is an ISO 8601 duration from a
@@ -11,10 +12,6 @@ import type { TimeRange } from "../time-range";
  * `_meta.annotations` says so. ALL is one interval covering exactly the requested range.
  */
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
-const WEEK_MS = 7 * DAY_MS;
 /** 1970-01-05T00:00Z, the first Monday of the epoch: weeks start on Mondays (ISO 8601). */
 const FIRST_MONDAY_MS = 4 * DAY_MS;
 

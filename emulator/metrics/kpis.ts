@@ -1,4 +1,4 @@
-import type { QueryReader } from "../filters/query-params";
+import type { QueryReader } from "../query";
 import { badRequest } from "../http";
 
 /**

@@ -4,7 +4,7 @@ import { AD_ALERT_METRICS, ALERT_SEVERITIES, ALERT_STATUSES, CONTENT_ALERT_METRI
 import { measureCheckpoints } from "../alerts/measure";
 import { alertMetricDefinition } from "../alerts/metrics";
 import { alertAt, alertIdOf, startOfAlertId, type AlertState } from "../alerts/timeline";
-import { QueryReader } from "../filters/query-params";
+import { QueryReader } from "../query";
 import { featureDisabled, notFound } from "../http";
 import type { RequestContext, Router } from "../router";
 import { enforceRangeLimits, parseTimeRange, TIME_RANGE_PARAMETERS } from "../time-range";

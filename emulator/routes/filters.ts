@@ -1,7 +1,8 @@
 import { wireFilter } from "../filters/store";
 import { parseListQuery, projectFilter } from "../filters/list-query";
 import { lookupValues, matchPattern, subcategoryValues } from "../filters/lookups";
-import { QueryReader } from "../filters/query-params";
+import { readFilterIds } from "../filters/ids";
+import { QueryReader } from "../query";
 import { parseCreateBody, parseUpdateBody, unknownIdError } from "../filters/validation";
 import { badRequest, featureDisabled, type RouteResult } from "../http";
 import type { RequestContext, RouteHandler, Router } from "../router";
@@ -67,7 +68,7 @@ function updateFilters({ query, body, account, nowMs }: RequestContext): RouteRe
 
 /** `DELETE /bulk_filters/?id=`: deletes 1 to 100 filters, all or none; `{deleted: [{id, name}], status}`. */
 function deleteFilters({ query, account }: RequestContext): RouteResult {
-  const ids = new QueryReader(query, ["id"], "DELETE /bulk_filters/").ids("id", true);
+  const ids = readFilterIds(new QueryReader(query, ["id"], "DELETE /bulk_filters/"), "id", true);
   if (ids === undefined) throw badRequest(`"id" is required: the comma-separated ids of the filters to delete`, "id");
   const unknown = ids.filter((id) => !account.filters.has(id));
   if (unknown.length > 0) throw unknownIdError(unknown, "id");

@@ -5,12 +5,13 @@ import { PII_STATUSES } from "../../provider/schema/names";
 import { describeChoices } from "../../provider/schema/suggest";
 import { isJsonObject } from "../../provider/schema";
 import { valueAt } from "../filters/body-errors";
-import { QueryReader } from "../filters/query-params";
+import { QueryReader } from "../query";
 import { badRequest, notFound } from "../http";
 import { identifierKind, type IdentifierKind } from "../pii/identifiers";
 import { piiStatusAt, type StoredPiiRequest } from "../pii/store";
 import type { RequestContext, Router } from "../router";
 import { epochOfDay } from "../time-range";
+import { DAY_MS } from "../time";
 
 /** Most identifiers per request (spec 4.10, 8). */
 export const MAX_IDENTIFIERS_PER_REQUEST = 100;
@@ -18,7 +19,6 @@ export const MAX_IDENTIFIERS_PER_REQUEST = 100;
 export const MAX_LISTED_REQUESTS = 500;
 
 const PATH = "/pii-opt-out";
-const DAY_MS = 86_400_000;
 const LIST_PARAMETERS = ["limit", "start", "end", "status"] as const;
 
 /** The POST body, strict: an unknown field is a 400 with a "did you mean" (emulator's choice). */

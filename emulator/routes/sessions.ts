@@ -4,7 +4,7 @@ import {
   type DiscoveryList, type SessionDimensionList, type SessionList, type ViewerSummary,
 } from "../../provider/schema";
 import type { AccountState } from "../accounts";
-import { QueryReader } from "../filters/query-params";
+import { QueryReader } from "../query";
 import { parseQueryFilters } from "../filtering";
 import { badRequest, featureDisabled } from "../http";
 import { describeDimension } from "../metrics/catalog";
@@ -13,6 +13,7 @@ import type { RequestContext, Router } from "../router";
 import { enforceRangeLimits, parseTimeRange, TIME_RANGE_PARAMETERS, type TimeRange } from "../time-range";
 import { renderSession, type SessionKind, type SessionRecord } from "../world";
 import { ongoingCount, ratioMaxima, summarizeViewer } from "../world/viewer-summary";
+import { HOUR_MS, DAY_MS } from "../time";
 
 /**
  * The sessions API (spec 4.2-4.5, 7, 8; docs/api.md 10.5). Choices where the spec is silent:
@@ -25,8 +26,6 @@ import { ongoingCount, ratioMaxima, summarizeViewer } from "../world/viewer-summ
  */
 
 const BASE = "/insights/3.0/sessions";
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 /** Sample sessions: the window is at most 3 hours and starts within the last 31 days (docs/api.md 10.5). */
 const SAMPLE_WINDOW_MS = 3 * HOUR_MS;

@@ -2,6 +2,7 @@ import { AD_ALERT_METRICS, ALERT_SEVERITIES, CONTENT_ALERT_METRICS } from "../..
 import { hashSeed } from "../random";
 import { Sampler } from "./sampling";
 import type { Anomaly, SessionKind, SessionRecord } from "./types";
+import { MINUTE_MS, HOUR_MS, DAY_MS } from "../time";
 
 /**
  * Anomalies planted in the data (spec 2.8, 3.2: AI alerts are raised from them). Two kinds:
@@ -14,9 +15,6 @@ import type { Anomaly, SessionKind, SessionRecord } from "./types";
  * Everything is derived from (seed, account, block or day), so any window can be computed alone.
  */
 
-const HOUR_MS = 3_600_000;
-const MINUTE_MS = 60_000;
-const DAY_MS = 24 * HOUR_MS;
 const BLOCK_MS = 12 * HOUR_MS;
 /** The longest an anomaly lasts, to know how far back to look for ones overlapping a window. */
 const LONGEST_MS = BLOCK_MS + 2 * HOUR_MS;

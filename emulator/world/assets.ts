@@ -1,5 +1,6 @@
 import { CUSTOMERS, LIVE_CHANNELS, MOVIES, SHOWS, type Show } from "./catalog";
 import { NOT_APPLICABLE, type DimensionLayer } from "./dimensions";
+import { MINUTE_MS } from "../time";
 
 /**
  * Every playable asset of the catalog: each episode of each show, each film and each live channel,
@@ -22,8 +23,6 @@ export interface Asset {
   specialContentId: string | undefined;
   dimensions: DimensionLayer;
 }
-
-const MINUTE_MS = 60_000;
 
 function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/(^-|-$)/g, "");

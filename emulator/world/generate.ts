@@ -7,6 +7,7 @@ import { interned, layeredDimensions, notApplicableLayer, type DimensionLayer, t
 import { appBuildOf, createPopulation, HEAVY_VIEWER_SESSIONS_PER_HOUR, type Viewer, type ViewerDevice } from "./population";
 import { Sampler, WeightedTable } from "./sampling";
 import type { Anomaly, SessionRecord } from "./types";
+import { MINUTE_MS, HOUR_MS, DAY_MS } from "../time";
 
 /**
  * Generation of one clock hour of sessions (content and ad) of one account. An hour depends only on
@@ -20,9 +21,6 @@ import type { Anomaly, SessionRecord } from "./types";
  * hour, and 30 to 60 ad sessions (pre-rolls of ad-supported viewers and a few mid-rolls).
  */
 
-const HOUR_MS = 3_600_000;
-const MINUTE_MS = 60_000;
-const DAY_MS = 24 * HOUR_MS;
 const CURVE_TOTAL = DIURNAL_CURVE.reduce((sum, share) => sum + share, 0);
 
 /** The sessions that start in one hour, each list sorted by start. */

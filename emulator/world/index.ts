@@ -3,12 +3,11 @@ import { CUSTOM_TAG_NAMES } from "./catalog";
 import { createSetup, generateHour, type HourSessions } from "./generate";
 import { catalogLookupValues } from "./lookups";
 import type { SessionKind, SessionRecord, World } from "./types";
+import { HOUR_MS } from "../time";
 
 export * from "./types";
 export { renderSession, type RenderOptions } from "./render";
 export { viewerIdForIdentifier, userIdOf, POPULATION_SIZE, HEAVY_VIEWERS } from "./population";
-
-const HOUR_MS = 3_600_000;
 
 /**
  * Hours kept in memory per account: 35 days (about 0.13 MB an hour, some 110 MB at most). The

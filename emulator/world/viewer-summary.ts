@@ -6,6 +6,7 @@ import {
 } from "../metrics/classify";
 import { decimal, divide } from "../metrics/definitions";
 import type { SessionRecord } from "./types";
+import { MINUTE_MS } from "../time";
 
 /**
  * The totals of a viewer summary (spec 2.3) over one viewer's sessions. Sessions are classified by
@@ -18,7 +19,7 @@ export function summarizeViewer(sessions: readonly SessionRecord[], context: Met
   const sum = (test: SessionTest, quantity: (session: SessionRecord) => number) =>
     sessions.reduce((total, session) => total + (test(session, context) ? quantity(session) : 0), 0);
   const share = (session: SessionRecord) => progress(session, context.nowMs);
-  const minutes = (session: SessionRecord) => playingTimeMs(session, context.nowMs) / 60_000;
+  const minutes = (session: SessionRecord) => playingTimeMs(session, context.nowMs) / MINUTE_MS;
   const averageMinutes = (test: SessionTest) => decimal(divide(sum(test, minutes), count(test)));
 
   const attempts = sessions.length;

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { NotFoundError } from "../../client/core/errors";
 import type { PiiApi } from "../../client/pii";
+import { MINUTE_MS } from "../../client/core/time-range";
 import { describeStatuses, isSettled, type SubmissionProgress } from "./progress";
 
 /**
@@ -13,7 +14,7 @@ const BACKOFF_GROWTH = 1.5;
 /** ...up to this multiple of the poll interval. */
 const BACKOFF_CAP_FACTOR = 8;
 /** A progress line is printed when a status changes, and at least this often while waiting. */
-const HEARTBEAT_MS = 60_000;
+const HEARTBEAT_MS = MINUTE_MS;
 
 /** How to wait. */
 export interface WaitOptions {
@@ -33,7 +34,7 @@ export class WaitTimeoutError extends Error {
 
 /** `4.2s` below a minute, `12m 5s` above. */
 export function formatElapsed(milliseconds: number): string {
-  if (milliseconds < 60_000) return `${(milliseconds / 1000).toFixed(1)}s`;
+  if (milliseconds < MINUTE_MS) return `${(milliseconds / 1000).toFixed(1)}s`;
   const seconds = Math.round(milliseconds / 1000);
   return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
 }

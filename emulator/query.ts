@@ -1,8 +1,5 @@
-import { describeChoices } from "../../provider/schema";
-import { badRequest } from "../http";
-
-/** Most ids one call may name (spec 4.8 and 8: up to 100 filters per call). */
-export const MAX_FILTERS_PER_CALL = 100;
+import { describeChoices } from "../provider/schema";
+import { badRequest } from "./http";
 
 /** How a {@link QueryReader} treats the names outside its `allowed` list. */
 export interface QueryReaderOptions {
@@ -15,7 +12,8 @@ export interface QueryReaderOptions {
 }
 
 /**
- * Strict reading of an endpoint's query string (spec 7: 400 for invalid parameters). A parameter
+ * Strict reading of an endpoint's query string, shared by every route of the HTTP layer (spec 7:
+ * 400 for invalid parameters). A parameter
  * the endpoint does not know, or one given twice, is a 400 rather than silently ignored: a typo
  * such as `enable=true` would otherwise return every filter, and `limit=1&limit=600` would leave
  * the caller guessing which one counted.
@@ -96,35 +94,4 @@ export class QueryReader {
     }
     return new Set(items as Item[]);
   }
-
-  /**
-   * A comma-separated list of saved-filter ids (spec 4.8): 1 to 100 positive integers. With
-   * `unique`, an id listed twice is a 400 (docs/api.md 10.2: 400 covers a wrong number of ids).
-   */
-  ids(name: string, unique: boolean): number[] | undefined {
-    const items = this.list(name);
-    if (items === undefined) return undefined;
-    if (items.length > MAX_FILTERS_PER_CALL) {
-      throw badRequest(`"${name}" lists ${items.length} ids; at most ${MAX_FILTERS_PER_CALL} filters per call (spec 8)`, name);
-    }
-    const ids = items.map((item) => {
-      const id = parseFilterId(item);
-      if (id === undefined) throw badRequest(`"${name}" must list numeric filter ids, got "${item}"`, name);
-      return id;
-    });
-    const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
-    if (unique && duplicate !== undefined) throw badRequest(`"${name}" lists id ${duplicate} more than once`, name);
-    return [...new Set(ids)];
-  }
-}
-
-/**
- * A saved-filter id from the wire, where it is a number or a numeric string (docs/api.md 2.7, 10.2);
- * undefined when it is neither a positive integer nor its decimal string.
- */
-export function parseFilterId(value: unknown): number | undefined {
-  const text = typeof value === "number" ? String(value) : value;
-  if (typeof text !== "string" || !/^[1-9]\d*$/.test(text)) return undefined;
-  const id = Number(text);
-  return Number.isSafeInteger(id) ? id : undefined;
 }
