@@ -3,11 +3,11 @@ import { performance } from "node:perf_hooks";
 import { DEV_ACCOUNT, startEmulator, type JournalEntry, type RunningEmulator } from "../emulator";
 import { FILTERS_PER_CALL } from "../provider/schema";
 import { BATCH_ENV, DEFAULT_BATCH_OPTIONS } from "../provider/resources/saved-filter/batcher";
-import { captureDynamicResource, createTestProject, startProviderHost, type PropertyMap, type ProviderHost } from "../test/harness";
+import { captureDynamicResource, createTestProject, startProviderHost, type PropertyMap, type ProviderHost } from "../engine";
 
 /**
  * Benchmark of the provider's request batching, through the SDK's real dynamic-provider
- * host over gRPC (the test harness, as the engine drives it) against an in-process emulator with
+ * host over gRPC (the engine driver, engine/, as the engine drives it) against an in-process emulator with
  * 50 ms of latency per request: N SavedFilter resources driven by 64 concurrent engine calls, and
  * one SavedFilterSet of N members; create, refresh, update one, update all, delete. Each runs
  * batched (the default) and, side by side in the same run, naive: one request per filter through

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   builtModule, captureRegistrations, destroy, isSecret, REPOSITORY_ROOT, secret, startProviderHost, up,
   type ProviderHost, type Registration, type ResourceState,
-} from "./harness";
+} from "../engine";
 import { DEV, useTestEmulator } from "./support/emulator";
 import type * as ReportModule from "../examples/report";
 

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPOSITORY_ROOT } from "./harness";
+import { REPOSITORY_ROOT } from "../engine";
 
 /**
  * The package as a user receives it: `npm pack` of the repository (already built by `npm test`, so

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtModule, REPOSITORY_ROOT } from "../harness";
+import { builtModule, REPOSITORY_ROOT } from "../../engine";
 
 /**
  * `npm start` (scripts/demo.cjs), as a new user runs it: without the pulumi CLI it must say how to

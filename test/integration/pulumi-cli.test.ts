@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtModule, REPOSITORY_ROOT } from "../harness";
+import { builtModule, REPOSITORY_ROOT } from "../../engine";
 import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ProviderCallError, type PropertyMap } from "../harness";
+import { ProviderCallError, type PropertyMap } from "../../engine";
 import { startProviderFixture, summarize, type ProviderFixture } from "./fixture";
 
 /**

@@ -2,7 +2,7 @@ import type { JournalEntry } from "../../emulator";
 import {
   captureDynamicResource, createTestProject, secret, startProviderHost,
   type CapturedDynamicResource, type PropertyMap, type ProviderHost, type TestProject,
-} from "../harness";
+} from "../../engine";
 import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   CheckFailedError, destroy, isSecret, ProviderCallError, refresh, secret, stateAfterFailure, UNKNOWN_VALUE, up,
   type Diagnostic, type PropertyMap, type ProviderHost, type ResourceState,
-} from "../harness";
+} from "../../engine";
 import { matchesIdentifierSetDigest } from "../../provider/resources/pii-opt-out-request/digest";
 import type { TestEmulator } from "../support/emulator";
 import { failure } from "../support/failure";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { destroy, REPOSITORY_ROOT, up } from "../harness";
+import { destroy, REPOSITORY_ROOT, up } from "../../engine";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CheckFailedError, destroy, ProviderCallError, refresh, stateAfterFailure, up, type PropertyMap } from "../harness";
+import { CheckFailedError, destroy, ProviderCallError, refresh, stateAfterFailure, up, type PropertyMap } from "../../engine";
 import { failure } from "../support/failure";
 import { startProviderFixture, summarize, type ProviderFixture } from "./fixture";
 

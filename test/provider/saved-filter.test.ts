@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CheckFailedError, destroy, ProviderCallError, refresh, up, type PropertyMap, type ProviderHost } from "../harness";
+import { CheckFailedError, destroy, ProviderCallError, refresh, up, type PropertyMap, type ProviderHost } from "../../engine";
 import { DEV, type TestEmulator } from "../support/emulator";
 import { failure } from "../support/failure";
 import { startProviderFixture, type ProviderFixture } from "./fixture";

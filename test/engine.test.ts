@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   captureDynamicResource, CheckFailedError, createTestProject, destroy, isSecret, ProviderCallError, refresh, secret,
   startProviderHost, stateAfterFailure, up, type CapturedDynamicResource, type ProviderHost, type TestProject,
-} from "./harness";
+} from "../engine";
 
 const FIXTURE = "test/fixtures/harness-provider/index.js";
 const TOKEN = "fixture-token-5f2c9d";
@@ -16,7 +16,7 @@ function isRunning(pid: number): boolean {
   }
 }
 
-describe("provider-host harness (self-test with a fixture provider)", () => {
+describe("the engine driver (self-test with a fixture provider)", () => {
   let project: TestProject;
   let host: ProviderHost;
   let widget: CapturedDynamicResource;

@@ -1,5 +1,5 @@
 /**
- * The provider-host test harness: drives the SDK's real dynamic-provider host over gRPC from
+ * The engine driver of the tests, the benchmarks and the offline `npm start` (engine/README.md): drives the SDK's real dynamic-provider host over gRPC from
  * tsc-built code, as the engine would (docs/dynamic-providers.md "Testing without the CLI").
  *
  * ```ts
@@ -12,7 +12,7 @@
  * ```
  */
 export * from "./capture";
-export * from "./engine";
+export * from "./fake-engine";
 export * from "./host";
 export * from "./lifecycle";
 export * from "./project";

@@ -1,11 +1,11 @@
 /**
  * Values on the provider-host wire: plain JSON inside `google.protobuf.Struct`, with Pulumi's secret
  * marker (docs/dynamic-providers.md "Testing without the CLI": `{"4dabf18193072939515e22adb298388d":
- * "1b47061264138c4ac30d75fd1eb44270", "value": ...}`). A secret in the harness is that very object,
+ * "1b47061264138c4ac30d75fd1eb44270", "value": ...}`). A secret in the driver is that very object,
  * so what a test writes is what travels and what comes back can be compared as it is.
  */
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { PREVIEW_UNKNOWN } from "../../provider/rules";
+import { PREVIEW_UNKNOWN } from "../provider/rules";
 
 /** The key that marks a special Pulumi value in a Struct (the SDK's `runtime.specialSigKey`). */
 export const SPECIAL_SIGNATURE_KEY = "4dabf18193072939515e22adb298388d";

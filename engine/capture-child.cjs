@@ -1,4 +1,4 @@
-// The child process of test/harness/capture.ts, run by plain node (no vitest transform), so that
+// The child process of engine/capture.ts, run by plain node (no vitest transform), so that
 // `__provider` is serialized exactly as in a Pulumi program built with tsc (CommonJS).
 // Input: argv[2] = JSON {modulePath, exportName, args, construct, project, stack, preview}.
 // Output: one JSON document on file descriptor 3: {registrations} or {error}.

@@ -48,7 +48,7 @@ export interface CapturedDynamicResource extends Registration {
 }
 
 // From the source folder, also when this module runs from its tsc build (which does not copy .cjs files).
-const CHILD_SCRIPT = path.join(REPOSITORY_ROOT, "test", "harness", "capture-child.cjs");
+const CHILD_SCRIPT = path.join(REPOSITORY_ROOT, "engine", "capture-child.cjs");
 
 function collect(stream: Readable): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -89,10 +89,10 @@ export async function captureRegistrations(options: CaptureOptions): Promise<Reg
   try {
     parsed = JSON.parse(result) as typeof parsed;
   } catch {
-    throw new Error(`provider harness: the capture process exited with ${exitCode} and no result\n${output}`);
+    throw new Error(`engine driver: the capture process exited with ${exitCode} and no result\n${output}`);
   }
   if (parsed.error !== undefined || parsed.registrations === undefined) {
-    throw new Error(`provider harness: constructing ${options.exportName} failed: ${parsed.error}\n${output}`);
+    throw new Error(`engine driver: constructing ${options.exportName} failed: ${parsed.error}\n${output}`);
   }
   return parsed.registrations;
 }
@@ -107,11 +107,11 @@ export async function captureDynamicResource(options: CaptureOptions & { name?: 
     && (options.name === undefined || registration.name === options.name));
   if (dynamic.length !== 1) {
     const names = registrations.map((registration) => `${registration.type} ${registration.name}`).join(", ");
-    throw new Error(`provider harness: expected one dynamic resource${options.name ? ` named ${options.name}` : ""}, registered: ${names || "none"}`);
+    throw new Error(`engine driver: expected one dynamic resource${options.name ? ` named ${options.name}` : ""}, registered: ${names || "none"}`);
   }
   const registration = dynamic[0]!;
   const provider = registration.inputs.__provider;
   const text = typeof provider === "object" && provider !== null && "value" in provider ? provider.value : provider;
-  if (typeof text !== "string") throw new Error("provider harness: __provider is not a string");
+  if (typeof text !== "string") throw new Error("engine driver: __provider is not a string");
   return { ...registration, provider: text };
 }

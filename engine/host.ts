@@ -11,7 +11,7 @@ import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { startFakeEngine, type FakeEngine, type Severity } from "./engine";
+import { startFakeEngine, type FakeEngine, type Severity } from "./fake-engine";
 import { fromStruct, revealSecrets, toStruct, type PropertyMap } from "./struct";
 
 /** Options of {@link startProviderHost}. */
@@ -187,7 +187,7 @@ export class ProviderHost {
   static async start(options: ProviderHostOptions): Promise<ProviderHost> {
     const entry = path.join(options.projectDir, "node_modules", "@pulumi", "pulumi", "cmd", "dynamic-provider");
     if (!existsSync(entry)) {
-      throw new Error(`provider harness: ${entry} is missing; the project directory must resolve @pulumi/pulumi`);
+      throw new Error(`engine driver: ${entry} is missing; the project directory must resolve @pulumi/pulumi`);
     }
     const engine = await startFakeEngine();
     const env: NodeJS.ProcessEnv = { ...process.env, PULUMI_NODEJS_PROJECT: options.project ?? "insights-test-project" };
@@ -219,7 +219,7 @@ export class ProviderHost {
   /** The port from the first stdout line; fails with the host's stderr if it exits or times out first. */
   private async readPort(timeoutMs: number): Promise<number> {
     let timer: NodeJS.Timeout | undefined;
-    const failure = (reason: string) => new Error(`provider harness: ${reason}\n${this.stderr.join("\n")}`);
+    const failure = (reason: string) => new Error(`engine driver: ${reason}\n${this.stderr.join("\n")}`);
     try {
       const line = await Promise.race([
         this.portLine,
@@ -263,7 +263,7 @@ export class ProviderHost {
       const timer = setTimeout(() => {
         this.waiters.delete(wake);
         const seen = this.diagnostics.map((diagnostic) => `  ${diagnostic.source}: ${diagnostic.message}`).join("\n");
-        reject(new Error(`provider harness: no diagnostic matched ${String(match)} within ${timeoutMs} ms; seen:\n${seen}`));
+        reject(new Error(`engine driver: no diagnostic matched ${String(match)} within ${timeoutMs} ms; seen:\n${seen}`));
       }, timeoutMs);
       if (!check()) this.waiters.add(wake);
     });

@@ -9,7 +9,7 @@ import path from "node:path";
 
 /**
  * The repository root (package.json `name`: pulumi-insights): the nearest folder with a
- * package.json, so the harness works from test/harness and from its tsc build in dist/test/harness
+ * package.json, so the driver works from engine/ and from its tsc build in dist/engine
  * (the provider benchmark, bench/provider-batching.ts, runs it from there).
  */
 export const REPOSITORY_ROOT = nearestPackageRoot(__dirname);
@@ -17,7 +17,7 @@ export const REPOSITORY_ROOT = nearestPackageRoot(__dirname);
 function nearestPackageRoot(start: string): string {
   for (let folder = start; ; folder = path.dirname(folder)) {
     if (existsSync(path.join(folder, "package.json"))) return folder;
-    if (path.dirname(folder) === folder) throw new Error(`provider harness: no package.json above ${start}`);
+    if (path.dirname(folder) === folder) throw new Error(`engine driver: no package.json above ${start}`);
   }
 }
 
@@ -36,12 +36,12 @@ export function builtModule(modulePath: string): string {
     const hint = relative.startsWith(`dist${path.sep}`)
       ? "run `npm run build` first (`npm test` runs it before vitest)"
       : "check the path (relative to the repository root)";
-    throw new Error(`provider harness: ${relative} does not exist; ${hint}`);
+    throw new Error(`engine driver: ${relative} does not exist; ${hint}`);
   }
   if (relative.startsWith(`dist${path.sep}`) && relative.endsWith(".js")) {
     const source = path.join(REPOSITORY_ROOT, relative.slice("dist/".length).replace(/\.js$/, ".ts"));
     if (existsSync(source) && statSync(source).mtimeMs > statSync(absolute).mtimeMs) {
-      throw new Error(`provider harness: ${relative} is older than ${path.relative(REPOSITORY_ROOT, source)}; run \`npm run build\` first`);
+      throw new Error(`engine driver: ${relative} is older than ${path.relative(REPOSITORY_ROOT, source)}; run \`npm run build\` first`);
     }
   }
   return absolute;
