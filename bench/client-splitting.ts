@@ -50,7 +50,7 @@ interface Row {
 /** Runs the benchmark and returns its markdown table. */
 export async function run(options: Partial<SplittingBenchOptions> = {}): Promise<string> {
   const settings = { ...DEFAULT_OPTIONS, ...options };
-  const emulator = await startEmulator({ port: 0, seed: 7, latencyMs: settings.latencyMs, clock: { start: NOW, frozen: true } });
+  const emulator = await startEmulator({ port: 0, seed: 7, latencyMs: settings.latencyMs, clock: { start: NOW, frozen: true }, rateBudgets: false });
   /** Runs `query` once per mode, each with a client of its own bound that is closed afterwards. */
   const eachMode = async (name: string, query: (client: InsightsClient) => Promise<string>): Promise<Row[]> => {
     const rows: Row[] = [];

@@ -256,7 +256,7 @@ function targets(subjects: ReadonlyArray<[Subject, readonly number[]]>, runs: Ma
 /** Runs the benchmark and returns its markdown. */
 export async function run(options: Partial<ProviderBenchOptions> = {}): Promise<string> {
   const { resourceCounts, setSizes } = { ...DEFAULT_SIZES, ...options } satisfies ProviderBenchOptions;
-  const emulator = await startEmulator({ port: 0, seed: 7, latencyMs: LATENCY_MS, clock: { start: NOW, frozen: true } });
+  const emulator = await startEmulator({ port: 0, seed: 7, latencyMs: LATENCY_MS, clock: { start: NOW, frozen: true }, rateBudgets: false });
   const project = createTestProject({ name: "insights-bench-project" });
   try {
     const [resourceProvider, setProvider, noopProvider] = await Promise.all([

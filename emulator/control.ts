@@ -4,6 +4,7 @@ import { parseIsoDuration } from "./clock";
 import { FaultRuleInput } from "./faults";
 import { badRequest, isJsonObject, type RouteResult } from "./http";
 import { sentEmails } from "./pii/emails";
+import { RateBudgetInput, rateBudgetsFrom } from "./rate-budgets";
 import type { EmulatorState, StateSnapshot } from "./state";
 import { toEpochMs } from "./state";
 
@@ -73,6 +74,11 @@ export function handleControl(
     case "GET /emails":
       // PII opt-out notification e-mails "sent" so far (spec 3.1, 6).
       return { body: { emails: sentEmails(emulator) } };
+    case "GET /rate-budgets":
+      return { body: { rateBudgets: emulator.rateBudgets.settings } };
+    case "POST /rate-budgets":
+      emulator.rateBudgets.configure(rateBudgetsFrom(parse(RateBudgetInput, body, label), emulator.rateBudgets.settings));
+      return { body: { rateBudgets: emulator.rateBudgets.settings } };
     case "POST /latency":
       emulator.latencyMs = parse(LatencyInput, body, label).ms;
       return { body: { latencyMs: emulator.latencyMs } };
@@ -85,6 +91,7 @@ export function handleControl(
 const CONTROL_ROUTES: ReadonlySet<string> = new Set([
   "GET /health", "POST /reset", "GET /state", "POST /state", "GET /clock", "POST /clock", "GET /faults", "POST /faults",
   "DELETE /faults", "GET /requests", "DELETE /requests", "GET /accounts", "POST /accounts", "GET /emails", "POST /latency",
+  "GET /rate-budgets", "POST /rate-budgets",
 ]);
 
 /** The query parameters each control endpoint takes; the others take none. */

@@ -109,6 +109,15 @@ async function handle(state: EmulatorState, request: IncomingMessage, response: 
     return;
   }
 
+  // The service's rate budgets (docs/api.md 8, 10.1): a 429 without Retry-After, as the service
+  // answers it; a fault rule gives the Retry-After variant.
+  const refusal = state.rateBudgets.admit(request.socket.remoteAddress ?? "unknown", account?.config.clientId, path, nowMs);
+  if (refusal) {
+    journal(429, fault);
+    send(response, 429, { status: 429, error: "rate_limited", message: refusal.message });
+    return;
+  }
+
   let result: RouteResult;
   if (!account) {
     // docs/api.md 10.1: a bad credential gets 401 with {"message":"Unauthorized"}.

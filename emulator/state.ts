@@ -3,6 +3,7 @@ import { AccountState, BASIC_ACCOUNT, DEV_ACCOUNT, type AccountConfigInput, type
 import { Clock } from "./clock";
 import { Faults } from "./faults";
 import { Journal } from "./journal";
+import { RateBudgets, rateBudgetsFrom, SERVICE_RATE_BUDGETS, type RateBudgetSettings } from "./rate-budgets";
 
 /** How long PII opt-out requests take to move through their states (spec 3.1: not shown). */
 export interface PiiTiming {
@@ -22,8 +23,16 @@ export interface EmulatorOptions {
   seed?: number;
   /** Latency added to every API request, for realistic benchmarks. Default 0. */
   latencyMs?: number;
-  /** Start time of the clock (ISO 8601 or epoch ms; default: now) and whether it stands still. */
-  clock?: { start?: string | number; frozen?: boolean };
+  /**
+   * Start time of the clock (ISO 8601 or epoch ms; default: now), whether it stands still, and how
+   * many emulator milliseconds pass per wall-clock millisecond while it runs (default 1).
+   */
+  clock?: { start?: string | number; frozen?: boolean; speed?: number };
+  /**
+   * The rate budgets enforced (emulator/README.md "Rate budgets"): default the service's
+   * (docs/api.md 8, 10.1); `false` lifts them all; an object changes the budgets it names.
+   */
+  rateBudgets?: Partial<RateBudgetSettings> | boolean;
   /** Accounts; default the dev account and the basic account. */
   accounts?: AccountConfigInput[];
   /** A file to keep the mutable state in across restarts. */
@@ -39,13 +48,16 @@ export class EmulatorState {
   readonly faults: Faults;
   readonly journal = new Journal();
   readonly piiTiming: PiiTiming;
+  /** The rate budgets, counted on {@link clock}. */
+  readonly rateBudgets: RateBudgets;
   latencyMs: number;
   private accounts = new Map<string, AccountState>();
 
   constructor(readonly options: EmulatorOptions = {}) {
     this.seed = options.seed ?? 1;
     const start = options.clock?.start;
-    this.clock = new Clock(start === undefined ? undefined : toEpochMs(start), options.clock?.frozen ?? false);
+    this.clock = new Clock(start === undefined ? undefined : toEpochMs(start), options.clock?.frozen ?? false, Date.now, options.clock?.speed ?? 1);
+    this.rateBudgets = new RateBudgets(configuredRateBudgets(options));
     this.faults = new Faults(this.seed);
     this.latencyMs = options.latencyMs ?? 0;
     this.piiTiming = { startAfterMs: 60_000, finishAfterMs: 300_000, ...options.piiTiming };
@@ -80,6 +92,8 @@ export class EmulatorState {
     this.resetAccounts();
     this.faults.clear();
     this.journal.clear();
+    this.rateBudgets.configure(configuredRateBudgets(this.options));
+    this.rateBudgets.reset();
   }
 
   /** The mutable state as JSON (`GET /_emulator/state`). */
@@ -115,6 +129,12 @@ export class EmulatorState {
     this.accounts.clear();
     for (const config of this.options.accounts ?? [DEV_ACCOUNT, BASIC_ACCOUNT]) this.addAccount(config);
   }
+}
+
+/** The rate budgets an emulator starts with: the service's unless its options say otherwise. */
+function configuredRateBudgets(options: EmulatorOptions): RateBudgetSettings | false {
+  const asked = options.rateBudgets ?? true;
+  return typeof asked === "boolean" ? (asked ? SERVICE_RATE_BUDGETS : false) : rateBudgetsFrom(asked, SERVICE_RATE_BUDGETS);
 }
 
 /** The state export format. */

@@ -33,9 +33,14 @@ export interface TestEmulator extends RunningEmulator {
   control(method: string, path: string, body?: unknown): Promise<RawResponse>;
 }
 
-/** Starts an emulator on a free loopback port with a frozen clock at {@link TEST_NOW} and seed 7. */
+/**
+ * Starts an emulator on a free loopback port with a frozen clock at {@link TEST_NOW} and seed 7.
+ * Its rate budgets are lifted unless `options.rateBudgets` says otherwise: on a frozen clock a
+ * window never slides, so a file's many requests would exhaust it; the suites of the budgets and
+ * of pacing (test/rate-budgets.test.ts) turn them on and pass minutes by advancing the clock.
+ */
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
-  const emulator = await startEmulator({ port: 0, seed: 7, clock: { start: TEST_NOW, frozen: true }, ...options });
+  const emulator = await startEmulator({ port: 0, seed: 7, clock: { start: TEST_NOW, frozen: true }, rateBudgets: false, ...options });
   const request = async (method: string, url: string, body: unknown, headers: Record<string, string>): Promise<RawResponse> => {
     const response = await fetch(url, {
       method,
