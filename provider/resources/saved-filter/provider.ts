@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { sharedFilterBatcher } from "./batcher";
-import { configureFromStack, report } from "../../host/runtime";
+import { configureFromStack, report, sharedClient } from "../../host/runtime";
 import type { SavedFilterInput } from "../../schema";
 import {
   checkFilterSpec,
@@ -54,7 +54,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
    * checked against the lookups (spec 2.7, 4.8) so a typo fails the preview, not the account.
    */
   async check(_olds, news) {
-    const failures = await checkFilterSpec(news, "", DeclaredFilter);
+    const failures = await checkFilterSpec(sharedClient, news, "", DeclaredFilter);
     return {
       inputs: news,
       failures: failures.map(({ path, reason }) => ({ property: path.split(/[.[]/)[0]!, reason: `${path}: ${reason}` })),

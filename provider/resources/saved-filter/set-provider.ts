@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { FilterItemError, sharedFilterBatcher } from "./batcher";
-import { configureFromStack, report, ResourceInitFailedError } from "../../host/runtime";
+import type { InsightsClient } from "../../client";
+import { configureFromStack, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
 import { UnknownOutcomeError } from "../../host/unknown-outcome";
 import { isUnknown } from "../../rules";
 import { isJsonObject } from "../../schema";
@@ -75,7 +76,7 @@ function parseMembers(inputs: Record<string, unknown>): { members: Member[]; ado
 }
 
 /** The failures of one member: unknown properties, then SavedFilter's checks with the member's paths. */
-async function checkMember(key: string, spec: unknown): Promise<pulumi.dynamic.CheckFailure[]> {
+async function checkMember(client: () => InsightsClient, key: string, spec: unknown): Promise<pulumi.dynamic.CheckFailure[]> {
   const path = memberPath(key);
   const failure = (where: string, reason: string) => ({ property: "filters", reason: `${where}: ${reason}` });
   if (isUnknown(spec)) return [];
@@ -84,7 +85,7 @@ async function checkMember(key: string, spec: unknown): Promise<pulumi.dynamic.C
   const failures = Object.keys(spec)
     .filter((property) => !(MANAGED_PROPERTIES as readonly string[]).includes(property))
     .map((property) => failure(`${path}.${property}`, `unknown property; ${describeChoices(property, MANAGED_PROPERTIES, "properties")}`));
-  const specFailures = await checkFilterSpec(withDefaultName(key, spec), path);
+  const specFailures = await checkFilterSpec(client, withDefaultName(key, spec), path);
   return [...failures, ...specFailures.map(({ path: where, reason }) => failure(where, reason))];
 }
 
@@ -227,7 +228,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
       if (!isJsonObject(filters)) {
         failures.push({ property: "filters", reason: "filters: must be a map from member keys to saved-filter specs {name?, rules, ...}" });
       } else {
-        const checked = await Promise.all(Object.entries(filters).map(([key, spec]) => checkMember(key, spec)));
+        const checked = await Promise.all(Object.entries(filters).map(([key, spec]) => checkMember(sharedClient, key, spec)));
         failures.push(...checked.flat());
       }
     }

@@ -3,7 +3,6 @@ import type { InsightsClient } from "../../client";
 import { BadRequestError } from "../../client/core/errors";
 import type { FilterLookupName } from "../../client/filters";
 import { FilterItemError, type FilterBatcher } from "./batcher";
-import { sharedClient } from "../../host/runtime";
 import {
   describeRulesDiff,
   isUnknown,
@@ -75,13 +74,13 @@ export function joinPath(base: string, path: string): string {
 }
 
 /**
- * Lookup values fetched during this host's run, shared by every check (issue: "cached per run"). Kept
- * per client: when the stack config names another account, its new client starts an empty cache.
+ * Lookup values fetched during this host's run, shared by every check: a preview of many filters
+ * reads each lookup once. Kept per client: when the stack config names another account, its new
+ * client starts an empty cache.
  */
 const lookupCaches = new WeakMap<InsightsClient, Map<string, Promise<ReadonlySet<string>>>>();
 
-function lookupValues(lookup: string): Promise<ReadonlySet<string>> {
-  const client = sharedClient();
+function lookupValues(client: InsightsClient, lookup: string): Promise<ReadonlySet<string>> {
   const lookupCache = lookupCaches.get(client) ?? new Map<string, Promise<ReadonlySet<string>>>();
   lookupCaches.set(client, lookupCache);
   const cached = lookupCache.get(lookup);
@@ -98,10 +97,10 @@ function pathFailures(failures: readonly RuleFailure[]): PathFailure[] {
 }
 
 /** The lookup-value failures of a structurally valid rule tree at `rulesPath`. */
-async function ruleValueFailures(rules: RuleGroup, rulesPath: string): Promise<PathFailure[]> {
+async function ruleValueFailures(client: () => InsightsClient, rules: RuleGroup, rulesPath: string): Promise<PathFailure[]> {
   const lookups = new Map<string, ReadonlySet<string>>();
   try {
-    await Promise.all(lookupsForRules(rules).map(async (lookup) => lookups.set(lookup, await lookupValues(lookup))));
+    await Promise.all(lookupsForRules(rules).map(async (lookup) => lookups.set(lookup, await lookupValues(client(), lookup))));
   } catch (error) {
     const reason = `the lookup values could not be read to check them: ${error instanceof Error ? error.message : String(error)}`;
     return [{ path: rulesPath, reason }];
@@ -128,9 +127,16 @@ function partialOf(schema: z.ZodObject): z.ZodObject {
  * Checks one declared filter with exact paths below `basePath` and what would be valid: the
  * properties with `schema` (FilterSpec or an extension of it), the rule tree's structure, and the
  * values of pre-set fields against the lookups (spec 2.7, 4.8), so that a typo fails the preview,
- * not the account. Values not known yet are skipped.
+ * not the account. Values not known yet are skipped. `client` gives the client the lookups are read
+ * with; it is asked for only when a rule needs a lookup, so a tree without pre-set fields is checked
+ * without any settings.
  */
-export async function checkFilterSpec(spec: Record<string, unknown>, basePath: string, schema: z.ZodObject = FilterSpec): Promise<PathFailure[]> {
+export async function checkFilterSpec(
+  client: () => InsightsClient,
+  spec: Record<string, unknown>,
+  basePath: string,
+  schema: z.ZodObject = FilterSpec,
+): Promise<PathFailure[]> {
   const at = (path: string) => joinPath(basePath, path) || "inputs";
   const known = Object.fromEntries(Object.entries(spec).filter(([, value]) => !isUnknown(value)));
   const parsed = partialOf(schema).safeParse(known);
@@ -142,7 +148,7 @@ export async function checkFilterSpec(spec: Record<string, unknown>, basePath: s
   else if (!isUnknown(spec.rules)) {
     const structural = pathFailures(validateRules(spec.rules, at("rules")));
     failures.push(...structural);
-    if (structural.length === 0) failures.push(...(await ruleValueFailures(spec.rules as RuleGroup, at("rules"))));
+    if (structural.length === 0) failures.push(...(await ruleValueFailures(client, spec.rules as RuleGroup, at("rules"))));
   }
   return failures;
 }
