@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FilterStore } from "./filters/store";
 import { PiiStore } from "./pii/store";
+import { DIALECTS, type Dialect } from "./dialect";
 import { hashSeed } from "./random";
 import { createWorld, type SessionKind, type SessionRecord, type World } from "./world";
 
@@ -23,6 +24,11 @@ export const AccountConfig = z.strictObject({
   /** The user name reported as `creator` and `editor`. */
   userName: z.string().default("api-client"),
   features: AccountFeatures.default({ bulkFilters: false, adInsights: false, viewerModule: false }),
+  /**
+   * How the account's answers fill the places the contract leaves open (emulator/README.md
+   * "Dialects"); without it, the emulator's default dialect (`--dialect`, standard unless told).
+   */
+  dialect: z.enum(DIALECTS).optional(),
 });
 /** An account configuration as given (features optional). */
 export type AccountConfigInput = z.input<typeof AccountConfig>;
@@ -50,9 +56,12 @@ export class AccountState {
   readonly world: World;
   readonly filters = new FilterStore();
   readonly pii = new PiiStore();
+  /** The dialect the account's answers are given in: its own, else the emulator's default. */
+  readonly dialect: Dialect;
 
-  constructor(config: AccountConfigInput, seed: number) {
+  constructor(config: AccountConfigInput, seed: number, defaultDialect: Dialect = "standard") {
     this.config = AccountConfig.parse(config);
+    this.dialect = this.config.dialect ?? defaultDialect;
     this.world = createWorld(hashSeed(seed, this.config.clientId), this.config.clientId);
   }
 

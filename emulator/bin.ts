@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { DIALECTS, isDialect } from "./dialect";
 import { startEmulator } from "./server";
 
 /**
  * `insights-emulator`: starts the emulator and prints `listening on http://HOST:PORT` when ready.
  * Flags: --port (8080), --host (127.0.0.1), --seed (1), --latency (ms, 0), --state FILE,
- * --clock ISO (start time), --frozen.
+ * --clock ISO (start time), --frozen, --dialect standard|alternate (emulator/README.md "Dialects").
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -17,12 +18,13 @@ async function main(): Promise<void> {
       state: { type: "string" },
       clock: { type: "string" },
       frozen: { type: "boolean", default: false },
+      dialect: { type: "string", default: "standard" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) {
     process.stdout.write(
-      "usage: insights-emulator [--port 8080] [--host 127.0.0.1] [--seed 1] [--latency MS] [--state FILE] [--clock ISO] [--frozen]\n" +
+      "usage: insights-emulator [--port 8080] [--host 127.0.0.1] [--seed 1] [--latency MS] [--state FILE] [--clock ISO] [--frozen] [--dialect standard|alternate]\n" +
         "dev credentials: client id 'dev', client secret 'dev-secret' (every feature enabled)\n",
     );
     return;
@@ -32,7 +34,9 @@ async function main(): Promise<void> {
     if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a non-negative integer, got "${text}"`);
     return value;
   };
+  if (!isDialect(values.dialect)) throw new Error(`--dialect must be one of ${DIALECTS.join(", ")}, got "${values.dialect}"`);
   const emulator = await startEmulator({
+    dialect: values.dialect,
     port: integer("port", values.port),
     host: values.host,
     seed: integer("seed", values.seed),

@@ -66,10 +66,10 @@ export function handleControl(
       emulator.journal.clear();
       return { body: { last_seq: emulator.journal.lastSeq(), requests: [] } };
     case "GET /accounts":
-      return { body: { accounts: emulator.listAccounts().map((account) => ({ clientId: account.config.clientId, features: account.config.features })) } };
+      return { body: { accounts: emulator.listAccounts().map((account) => ({ clientId: account.config.clientId, features: account.config.features, dialect: account.dialect })) } };
     case "POST /accounts": {
       const account = emulator.addAccount(parse(AccountConfig, body, label));
-      return { status: 201, body: { clientId: account.config.clientId, features: account.config.features } };
+      return { status: 201, body: { clientId: account.config.clientId, features: account.config.features, dialect: account.dialect } };
     }
     case "GET /emails":
       // PII opt-out notification e-mails "sent" so far (spec 3.1, 6).

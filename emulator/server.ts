@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { handleControl } from "./control";
+import { errorAnswer, PLAIN_TEXT } from "./dialect";
 import { badRequest, HttpError, type RouteResult } from "./http";
 import type { AccountState } from "./accounts";
 import type { FaultRule } from "./faults";
@@ -102,7 +103,8 @@ async function handle(state: EmulatorState, request: IncomingMessage, response: 
   }
   if (fault?.status !== undefined) {
     const headers: Record<string, string> = {};
-    if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+    // The alternate dialect never sends Retry-After, even when a fault rule gives one.
+    if (fault.retryAfter !== undefined && account?.dialect !== "alternate") headers["retry-after"] = String(fault.retryAfter);
     const body = fault.body ?? { status: fault.status, error: "injected_fault", message: `fault ${fault.id} injected by the emulator's control plane` };
     journal(fault.status, fault);
     send(response, fault.status, body, headers);
@@ -158,7 +160,7 @@ async function route(
     const body = parseJsonBody(rawBody);
     return await resolved.handler({ method, path, query, params: resolved.params, body, account, emulator: state, nowMs });
   } catch (error) {
-    if (error instanceof HttpError) return { status: error.status, body: error.toBody(), headers: error.headers };
+    if (error instanceof HttpError) return errorAnswer(error, account.dialect, path);
     throw error;
   }
 }
@@ -261,7 +263,8 @@ function readBody(request: IncomingMessage): Promise<ReadBody> {
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  // A string body with the plain-text type goes out as it is (an alternate-dialect error); the rest is JSON.
+  const text = headers["content-type"] === PLAIN_TEXT && typeof body === "string" ? body : JSON.stringify(body);
   response.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(text),

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync, existsSync, renameSync } from "node:fs";
 import { AccountState, BASIC_ACCOUNT, DEV_ACCOUNT, type AccountConfigInput, type AccountSnapshot } from "./accounts";
 import { Clock } from "./clock";
+import type { Dialect } from "./dialect";
 import { Faults } from "./faults";
 import { Journal } from "./journal";
 import { RateBudgets, rateBudgetsFrom, SERVICE_RATE_BUDGETS, type RateBudgetSettings } from "./rate-budgets";
@@ -39,6 +40,11 @@ export interface EmulatorOptions {
   stateFile?: string;
   /** PII processing times. Default: STARTED after 1 minute, FINISHED after 5 minutes. */
   piiTiming?: Partial<PiiTiming>;
+  /**
+   * The dialect of every account that names none (emulator/README.md "Dialects"). Default
+   * `standard`.
+   */
+  dialect?: Dialect;
 }
 
 /** The whole mutable emulator: clock, accounts, faults, journal. */
@@ -75,7 +81,7 @@ export class EmulatorState {
 
   /** Adds an account (or replaces one with the same client id, with fresh state). */
   addAccount(config: AccountConfigInput): AccountState {
-    const account = new AccountState(config, this.seed);
+    const account = new AccountState(config, this.seed, this.options.dialect);
     this.accounts.set(account.config.clientId, account);
     return account;
   }

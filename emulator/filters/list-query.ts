@@ -17,8 +17,13 @@ const SELECTABLE_FIELDS = Object.keys(SavedFilter.shape);
 
 /** A parsed `GET /bulk_filters/` query: which filters, and which of their fields. */
 export interface ListQuery {
-  /** The matching filters, in id order, at most `limit`. */
+  /**
+   * The matching filters, in id order, at most `limit + 1`: the one past the limit tells a listing
+   * cut at its limit from one that is complete.
+   */
   select(filters: readonly StoredFilter[]): StoredFilter[];
+  /** The most filters the answer lists. */
+  limit: number;
   /** The fields to return as a bare array (spec 4.8 `fields`), or undefined for `{status, filters}`. */
   fields: string[] | undefined;
 }
@@ -52,7 +57,8 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
     (subcategory === undefined || filter.subcategory === subcategory) &&
     (created === undefined || filter.created.slice(0, 10) === created);
   return {
-    select: (filters) => filters.filter(matches).slice(0, limit),
+    select: (filters) => filters.filter(matches).slice(0, limit + 1),
+    limit,
     fields,
   };
 }
@@ -61,8 +67,8 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
  * The `fields=` form of a filter (spec 4.8: "the body is a bare array of the selected fields"):
  * only the selected fields, in the order asked; a field the filter does not have is left out.
  */
-export function projectFilter(filter: StoredFilter, fields: readonly string[]): Partial<WireFilter> {
-  const wire: Record<string, unknown> = wireFilter(filter, "string");
+export function projectFilter(filter: StoredFilter, fields: readonly string[], idStyle: "number" | "string"): Partial<WireFilter> {
+  const wire: Record<string, unknown> = wireFilter(filter, idStyle);
   return Object.fromEntries(fields.filter((field) => wire[field] !== undefined).map((field) => [field, wire[field]]));
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { describeChoices, isJsonObject, SavedFilterInput, SavedFilterUpdate, type RuleGroup } from "../../provider/schema";
+import type { Dialect } from "../dialect";
 import { badRequest, HttpError } from "../http";
 import type { World } from "../world";
 import { formatPath, issueError, unknownKeyMessage, type BodyPath } from "./body-errors";
@@ -38,9 +39,15 @@ export function parseCreateBody(body: unknown, world: World): SavedFilterInput[]
  * An id the account does not have is a 400 with code `unknown_id` (spec 7 lists only 400 and 401
  * for bulk filters; docs/api.md 10.2: "400 covers ... a wrong number of ids").
  */
-export function parseUpdateBody(body: unknown, world: World, store: FilterStore): FilterChange[] {
+export function parseUpdateBody(body: unknown, world: World, store: FilterStore, dialect: Dialect = "standard"): FilterChange[] {
   const seen = new Map<number, number>();
   return batchItems(body, "PUT").map((item, index) => {
+    // Clearing a field with null is our choice; the alternate dialect refuses null (emulator/README.md "Dialects").
+    const cleared = dialect === "alternate" ? Object.keys(item).find((key) => item[key] === null) : undefined;
+    if (cleared !== undefined) {
+      const path = formatPath([index, cleared]);
+      throw badRequest(`${path}: null is not a value of "${cleared}"; send the value the field should have`, path);
+    }
     const input = parseItem(UpdateItem, item, index);
     const idPath = formatPath([index, "id"]);
     const id = parseFilterId(item.id);

@@ -86,14 +86,20 @@ export function answerMetricRequest(
 
   const metricContext = { nowMs, kpi };
   const definitions = metrics.map((metric) => metric.definition);
+  // The members docs/api.md 10.4 names (filter_info, group_by_dimension) are in every dialect; the
+  // rest are our choice, left out by the alternate dialect (emulator/README.md "Dialects").
   const meta = {
-    granularity,
-    start_epoch_ms: range.fromMs,
-    end_epoch_ms: range.toMs,
-    kpi_id: kpi.kpi_id,
-    query_string: query.toString(),
+    ...(account.dialect === "standard"
+      ? {
+          granularity,
+          start_epoch_ms: range.fromMs,
+          end_epoch_ms: range.toMs,
+          kpi_id: kpi.kpi_id,
+          query_string: query.toString(),
+        }
+      : {}),
     ...(filters.savedFilter === undefined ? {} : { filter_info: filters.savedFilter }),
-    ...(layout.partial ? { annotations: [partialNote(layout)] } : {}),
+    ...(layout.partial && account.dialect === "standard" ? { annotations: [partialNote(layout)] } : {}),
   };
   // Refuse a hopeless request before reading any session (spec 8: 413 over 5,700,000 bytes).
   const early = groupBy ? emptyGroupByBounds(layout) : plainBounds(metrics, layout, emptyCell(definitions));

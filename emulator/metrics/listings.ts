@@ -1,8 +1,5 @@
 import { ERROR_CODE_DIMENSIONS, ERROR_FILTER_NAMES, GROUP_BY_DIMENSIONS } from "../../provider/schema/names";
-import type { z } from "zod";
-import type {
-  DimensionTagList, FilterReferenceList, GroupByDimensionList, KpiList, MetricDimensionReferenceList,
-} from "../../provider/schema/metrics";
+import { identifier, listing, type Dialect } from "../dialect";
 import type { AccountState } from "../accounts";
 import { describeDimension, readsAdSessions, resolveMetric, snakeCase, type RequestedMetric } from "./catalog";
 import { EMULATOR_METRIC_NAMES, QUALITY_SUMMARY } from "../contract/metrics";
@@ -14,23 +11,23 @@ import { KPI_SETS } from "./kpis";
  */
 
 /** `{base}/{metric}/group-by`: every predefined dimension, plus the error-code dimensions of the metric. */
-export function groupByDimensionList(metrics: readonly RequestedMetric[]): GroupByDimensionList {
+export function groupByDimensionList(metrics: readonly RequestedMetric[], dialect: Dialect): unknown {
   const errorCode = Object.entries(ERROR_CODE_DIMENSIONS)
     .filter(([, metric]) => metrics.length === 1 && metrics[0]!.metric === metric)
     .map(([name]) => name);
-  return { dimensions: [...GROUP_BY_DIMENSIONS, ...errorCode].map((name) => ({ name, description: describeDimension(name) })) };
+  return listing(dialect, "dimensions", [...GROUP_BY_DIMENSIONS, ...errorCode].map((name) => ({ name, description: describeDimension(name) })));
 }
 
 /** `{base}/{metric}/group-by/dimension-tag`: the account's custom tags. */
-export function dimensionTagList(account: AccountState): DimensionTagList {
-  return { dimension_tags: account.world.customTagNames().map((name) => ({ name, description: `Custom tag ${name}` })) };
+export function dimensionTagList(account: AccountState): unknown {
+  return listing(account.dialect, "dimension_tags", account.world.customTagNames().map((name) => ({ name, description: `Custom tag ${name}` })));
 }
 
 /**
  * `/3.0/metrics/_meta/references/dimensions`: each dimension with its display name, the query
  * filter and the group-by path segment it is used with (spec 4.7), custom tags included.
  */
-export function dimensionReferenceList(account: AccountState): MetricDimensionReferenceList {
+export function dimensionReferenceList(account: AccountState): unknown {
   const filters: ReadonlySet<string> = new Set(ERROR_FILTER_NAMES);
   const predefined = GROUP_BY_DIMENSIONS.map((name) => ({
     name: describeDimension(name),
@@ -50,23 +47,28 @@ export function dimensionReferenceList(account: AccountState): MetricDimensionRe
     group_by: `dimension-tag/${tag}`,
     description: `custom tag ${tag}: filter with ?tag_${tag}=<value>; group by {base}/{metric}/group-by/dimension-tag/${tag}`,
   }));
-  return { dimensions: [...predefined, ...errorCode, ...tags] };
+  return listing(account.dialect, "dimensions", [...predefined, ...errorCode, ...tags]);
 }
 
-/** `/3.0/metrics/_meta/references/filters`: id, name and whether each saved filter is enabled. */
-export function filterReferenceList(account: AccountState): FilterReferenceList {
-  return {
-    filters: account.filters.list().map((filter) => ({
-      id: String(filter.id),
-      name: filter.name,
-      ...(filter.enabled === undefined ? {} : { enabled: filter.enabled }),
-    })),
-  };
+/**
+ * `/3.0/metrics/_meta/references/filters`: id (a string; a number in the alternate dialect), name
+ * and whether each saved filter is enabled.
+ */
+export function filterReferenceList(account: AccountState): unknown {
+  const filters = account.filters.all().map((filter) => ({
+    id: identifier(account.dialect, filter.id, "string"),
+    name: filter.name,
+    ...(filter.enabled === undefined ? {} : { enabled: filter.enabled }),
+  }));
+  return listing(account.dialect, "filters", filters);
 }
 
-/** `/kpis`: the KPI sets (spec 2.6), `kpi_id` a JSON number as the `kpi_id` parameter spells it. */
-export function kpiList(): z.input<typeof KpiList> {
-  return { kpis: KPI_SETS.map(({ kpi_id, kpi_name }) => ({ kpi_id, kpi_name })) };
+/**
+ * `/kpis`: the KPI sets (spec 2.6), `kpi_id` a JSON number as the `kpi_id` parameter spells it (a
+ * string and no wrapper in the alternate dialect).
+ */
+export function kpiList(dialect: Dialect): unknown {
+  return listing(dialect, "kpis", KPI_SETS.map(({ kpi_id, kpi_name }) => ({ kpi_id: identifier(dialect, kpi_id, "number"), kpi_name })));
 }
 
 /** One entry of `GET /insights/3.0/metrics`. */
@@ -86,7 +88,7 @@ export interface MetricEndpoint {
  * the account"; the payload is our choice): every metric and `quality-summary`, without the ad
  * metrics for an account without ad insights, in name order.
  */
-export function metricEndpointList(account: AccountState): { metrics: MetricEndpoint[] } {
+export function metricEndpointList(account: AccountState): unknown {
   const metrics: MetricEndpoint[] = [];
   for (const name of [...EMULATOR_METRIC_NAMES, QUALITY_SUMMARY].sort()) {
     const members = resolveMetric(name)!;
@@ -98,5 +100,5 @@ export function metricEndpointList(account: AccountState): { metrics: MetricEndp
       members: members.map((metric) => ({ member: metric.member, value_fields: metric.fields })),
     });
   }
-  return { metrics };
+  return listing(account.dialect, "metrics", metrics);
 }

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { PII_STATUSES } from "../../provider/schema/names";
 import { badRequest } from "../http";
 import { hashSeed } from "../random";
 import type { PiiTiming } from "../state";
@@ -7,6 +6,9 @@ import { IDENTIFIER_KINDS, viewerOf, type IdentifierKind } from "./identifiers";
 
 /** A PII opt-out request status (spec 2.9, 3.1). */
 export type PiiStatus = (typeof PII_STATUSES)[number];
+
+/** The states of a PII opt-out request, in order (docs/api.md 2.9, 3.1). */
+export const PII_STATUSES = ["ENQUEUED", "STARTED", "FINISHED"] as const;
 
 /**
  * A PII opt-out request as the store keeps it (spec 2.9). The times of its transitions (spec 3.1:

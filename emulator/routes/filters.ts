@@ -4,8 +4,12 @@ import { lookupValues, matchPattern, subcategoryValues } from "../filters/lookup
 import { readFilterIds } from "../filters/ids";
 import { QueryReader } from "../query";
 import { parseCreateBody, parseUpdateBody, unknownIdError } from "../filters/validation";
+import { identifier, identifierStyle, truncationMarker } from "../dialect";
 import { badRequest, featureDisabled, type RouteResult } from "../http";
 import type { RequestContext, RouteHandler, Router } from "../router";
+
+/** The origin the alternate dialect writes into `location`: a host of the service, not the emulator's. */
+const ALTERNATE_ORIGIN = "https://api.insights.invalid";
 
 /** The base path of the saved-filter management API (spec 4.8, 9: no version segment). */
 const BASE = "/bulk_filters";
@@ -39,30 +43,39 @@ function requireFeature(handler: RouteHandler): RouteHandler {
   };
 }
 
-/** `GET /bulk_filters/`: `{status, filters}` with string ids, or with `fields` a bare array. */
+/**
+ * `GET /bulk_filters/`: `{status, filters}` with string ids (numbers in the alternate dialect), or
+ * with `fields` a bare array; `truncated: true` when the listing was cut at its limit (standard
+ * dialect only, emulator/README.md "Dialects").
+ */
 function listFilters({ query, account }: RequestContext): RouteResult {
   const list = parseListQuery(query);
-  const filters = account.filters.select(list.select);
+  const found = account.filters.select(list.select);
+  const filters = found.slice(0, list.limit);
+  const idStyle = identifierStyle(account.dialect, "string");
   const fields = list.fields;
-  if (fields) return { body: filters.map((filter) => projectFilter(filter, fields)) };
-  return { body: { status: 200, filters: filters.map((filter) => wireFilter(filter, "string")) } };
+  if (fields) return { body: filters.map((filter) => projectFilter(filter, fields, idStyle)) };
+  const marker = truncationMarker(account.dialect, filters.length, found.length);
+  return { body: { status: 200, filters: filters.map((filter) => wireFilter(filter, idStyle)), ...marker } };
 }
 
-/** `POST /bulk_filters/`: creates 1 to 100 filters, all or none; 201 with the created filters, ids as numbers. */
+/** `POST /bulk_filters/`: creates 1 to 100 filters, all or none; 201 with the created filters, ids as numbers (strings in the alternate dialect). */
 function createFilters({ query, body, account, nowMs }: RequestContext): RouteResult {
   new QueryReader(query, [], "POST /bulk_filters/");
   const inputs = parseCreateBody(body, account.world);
   const created = account.filters.create(inputs, { userName: account.config.userName, nowMs });
-  return { status: 201, body: created.map((filter) => wireFilter(filter, "number")) };
+  return { status: 201, body: created.map((filter) => wireFilter(filter, identifierStyle(account.dialect, "number"))) };
 }
 
 /** `PUT /bulk_filters/`: merges 1 to 100 changes, all or none; `{location, status}`. */
 function updateFilters({ query, body, account, nowMs }: RequestContext): RouteResult {
   new QueryReader(query, [], "PUT /bulk_filters/");
-  const changes = parseUpdateBody(body, account.world, account.filters);
+  const changes = parseUpdateBody(body, account.world, account.filters, account.dialect);
   const updated = account.filters.update(changes, { userName: account.config.userName, nowMs });
-  // A path-absolute URL (the emulator does not know the host name the client used), which GET answers.
-  const location = `${BASE}/?id=${updated.map((filter) => filter.id).join(",")}`;
+  // A path-absolute URL, which GET answers; the alternate dialect gives an absolute URL on the
+  // service's own host name (emulator/README.md "Dialects").
+  const path = `${BASE}/?id=${updated.map((filter) => filter.id).join(",")}`;
+  const location = account.dialect === "standard" ? path : `${ALTERNATE_ORIGIN}${path}`;
   return { body: { location, status: 200 } };
 }
 
@@ -73,7 +86,7 @@ function deleteFilters({ query, account }: RequestContext): RouteResult {
   const unknown = ids.filter((id) => !account.filters.has(id));
   if (unknown.length > 0) throw unknownIdError(unknown, "id");
   const deleted = account.filters.delete(ids);
-  return { body: { deleted: deleted.map((filter) => ({ id: filter.id, name: filter.name })), status: 200 } };
+  return { body: { deleted: deleted.map((filter) => ({ id: identifier(account.dialect, filter.id, "number"), name: filter.name })), status: 200 } };
 }
 
 /** `GET /bulk_filters/{lookup}/?pattern=`: the lookup's values that contain `pattern`. */

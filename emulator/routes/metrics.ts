@@ -19,14 +19,14 @@ export function register(router: Router): void {
   ];
   for (const [base, family] of families) {
     router.get(`${base}/custom-selection`, (context) => answerMetricRequest(context, family, selection(context)));
-    router.get(`${base}/custom-selection/group-by`, (context) => ({ body: groupByDimensionList(selection(context)) }));
+    router.get(`${base}/custom-selection/group-by`, (context) => ({ body: groupByDimensionList(selection(context), context.account.dialect) }));
     router.get(`${base}/custom-selection/group-by/dimension-tag`, (context) => ({ body: dimensionTagList(context.account) }));
     router.get(`${base}/custom-selection/group-by/:dimension`, (context) =>
       answerMetricRequest(context, family, selection(context), { dimension: dimension(context) }));
     router.get(`${base}/custom-selection/group-by/dimension-tag/:tag`, (context) =>
       answerMetricRequest(context, family, selection(context), { tag: context.params["tag"]! }));
     router.get(`${base}/:metric`, (context) => answerMetricRequest(context, family, pathMetric(context)));
-    router.get(`${base}/:metric/group-by`, (context) => ({ body: groupByDimensionList(pathMetric(context)) }));
+    router.get(`${base}/:metric/group-by`, (context) => ({ body: groupByDimensionList(pathMetric(context), context.account.dialect) }));
     router.get(`${base}/:metric/group-by/dimension-tag`, (context) => {
       pathMetric(context);
       return { body: dimensionTagList(context.account) };
@@ -42,8 +42,8 @@ export function register(router: Router): void {
   }
   // docs/api.md 10.4: integrations also call /insights/3.0/kpis (the same answer as /kpis) and
   // GET /insights/3.0/metrics (the metric endpoints of the account).
-  router.get("/kpis", () => ({ body: kpiList() }));
-  router.get("/insights/3.0/kpis", () => ({ body: kpiList() }));
+  router.get("/kpis", (context) => ({ body: kpiList(context.account.dialect) }));
+  router.get("/insights/3.0/kpis", (context) => ({ body: kpiList(context.account.dialect) }));
   router.get("/insights/3.0/metrics", (context) => ({ body: metricEndpointList(context.account) }));
 }
 
@@ -72,7 +72,7 @@ function selection(context: RequestContext): RequestedMetric[] {
     throw badRequest('a custom selection needs at least one "metric" parameter, repeated once per metric (spec 4.6)', "metric");
   }
   if (names.length > MAX_SELECTION) {
-    throw badRequest(`a custom selection has at most ${MAX_SELECTION} metrics (spec 8), got ${names.length}`, "metric");
+    throw badRequest(`a custom selection has at most ${MAX_SELECTION} metrics (spec 8), got ${names.length}`, "metric", "too_many_metrics");
   }
   const members = new Map<string, RequestedMetric>();
   for (const name of names) {

@@ -1,14 +1,10 @@
-import { z } from "zod";
-import { PiiOptOutSubmission, type PiiOptOutRequest, type PiiOptOutSubmitResponse } from "../../provider/schema/pii";
-import { isoDate } from "../../provider/schema/common";
-import { PII_STATUSES } from "../../provider/schema/names";
-import { describeChoices } from "../../provider/schema/suggest";
-import { isJsonObject } from "../../provider/schema";
+import { listing, truncationMarker, type Dialect } from "../dialect";
 import { valueAt } from "../filters/body-errors";
 import { QueryReader } from "../query";
-import { badRequest, notFound } from "../http";
+import { badRequest, isJsonObject, notFound } from "../http";
 import { identifierKind, type IdentifierKind } from "../pii/identifiers";
-import { piiStatusAt, type StoredPiiRequest } from "../pii/store";
+import { PII_STATUSES, piiStatusAt, type StoredPiiRequest } from "../pii/store";
+import { describeChoices } from "../text/suggest";
 import type { RequestContext, Router } from "../router";
 import { epochOfDay } from "../time-range";
 import { DAY_MS } from "../time";
@@ -21,9 +17,17 @@ export const MAX_LISTED_REQUESTS = 500;
 const PATH = "/pii-opt-out";
 const LIST_PARAMETERS = ["limit", "start", "end", "status"] as const;
 
-/** The POST body, strict: an unknown field is a 400 with a "did you mean" (emulator's choice). */
-const Submission = z.strictObject(PiiOptOutSubmission.shape);
-const SUBMISSION_FIELDS = Object.keys(PiiOptOutSubmission.shape);
+/** The fields of a POST body (docs/api.md 4.10); any other is a 400 with a "did you mean" (our choice). */
+const SUBMISSION_FIELDS = ["viewer_id", "@notification_email"];
+
+/** A valid POST body. */
+interface Submission {
+  viewer_id: string[];
+  "@notification_email"?: string[];
+}
+
+/** What the emulator takes for an e-mail address: something@domain.tld, no spaces. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * Routes of the PII opt-out API (spec 4.10): POST a request, list requests, read one by id.
@@ -39,7 +43,10 @@ export function register(router: Router): void {
   });
 }
 
-/** POST /pii-opt-out: 201 `{id, created, ignored}` (spec 2.9, 4.10; `ignored` per docs/api.md 10.3). */
+/**
+ * POST /pii-opt-out: 201 `{id, created, ignored}` (spec 2.9, 4.10; `ignored` per docs/api.md 10.3;
+ * `skipped` in the alternate dialect, emulator/README.md "Dialects").
+ */
 function submit(context: RequestContext) {
   new QueryReader(context.query, [], `POST ${PATH}`);
   const submission = parseSubmission(context.body);
@@ -64,11 +71,14 @@ function submit(context: RequestContext) {
     seed: emulator.seed,
     accountId: account.config.clientId,
   });
-  const body: PiiOptOutSubmitResponse = { id: result.request.id, created: result.created, ignored: result.ignored };
-  return { status: 201, body };
+  const ignoredName = account.dialect === "standard" ? "ignored" : "skipped";
+  return { status: 201, body: { id: result.request.id, created: result.created, [ignoredName]: result.ignored } };
 }
 
-/** GET /pii-opt-out: `{requests}` newest first, 200 (spec 7 also names 201 for PII reads: 200 chosen). */
+/**
+ * GET /pii-opt-out: `{requests}` newest first, 200 (spec 7 also names 201 for PII reads: 200 chosen),
+ * `truncated: true` when cut at the limit; the alternate dialect answers the bare array with 201.
+ */
 function list(context: RequestContext, reader: QueryReader) {
   const limit = reader.integer("limit", 1, MAX_LISTED_REQUESTS) ?? MAX_LISTED_REQUESTS;
   const start = reader.string("start");
@@ -80,14 +90,16 @@ function list(context: RequestContext, reader: QueryReader) {
     throw badRequest(`"start" (${start}) must not be after "end" (${end})`, "start");
   }
   const statuses = reader.choices("status", PII_STATUSES, "statuses");
-  const requests = context.account.pii.list({
+  const found = context.account.pii.list({
     nowMs: context.nowMs,
-    limit,
+    limit: limit + 1,
     ...(statuses ? { statuses } : {}),
     ...(createdFromMs === undefined ? {} : { createdFromMs }),
     ...(createdToMs === undefined ? {} : { createdToMs }),
   });
-  return { body: { requests: requests.map((request) => renderListed(request, context.nowMs)) } };
+  const dialect = context.account.dialect;
+  const requests = found.slice(0, limit).map((request) => renderListed(request, context.nowMs, dialect));
+  return { status: readStatus(dialect), body: listing(dialect, "requests", requests, truncationMarker(dialect, requests.length, found.length)) };
 }
 
 /** GET /pii-opt-out?id=X: the request, 200, or 404 (spec 4.10). */
@@ -97,27 +109,48 @@ function getOne(context: RequestContext, id: string) {
   const request = context.account.pii.get(id);
   if (!request) throw notFound(`no PII opt-out request with id "${id}" in this account`, "id");
   const { status, updatedMs } = piiStatusAt(request, context.nowMs);
-  const body: PiiOptOutRequest = {
+  const dialect = context.account.dialect;
+  const body = {
     id: request.id,
     status,
     creator: request.creator,
-    created_at: isoDate(request.createdMs),
-    updated_at: isoDate(updatedMs),
+    created_at: piiTime(request.createdMs, dialect),
+    updated_at: piiTime(updatedMs, dialect),
     identifiers: { viewer_id: [...request.identifiers] },
     ...emailsOf(request),
   };
-  return { body };
+  return { status: readStatus(dialect), body };
 }
 
 /** A list item: id, status, @notification_email, created_at, identifiers (spec 4.10). */
-function renderListed(request: StoredPiiRequest, nowMs: number): PiiOptOutRequest {
+function renderListed(request: StoredPiiRequest, nowMs: number, dialect: Dialect) {
   return {
     id: request.id,
     status: piiStatusAt(request, nowMs).status,
     ...emailsOf(request),
-    created_at: isoDate(request.createdMs),
+    created_at: piiTime(request.createdMs, dialect),
     identifiers: { viewer_id: [...request.identifiers] },
   };
+}
+
+/** The status of a PII read: 200, or 201 in the alternate dialect (spec 7: the PII docs name 201 for retrieval). */
+function readStatus(dialect: Dialect): number {
+  return dialect === "standard" ? 200 : 201;
+}
+
+/** The offset of the local zone the alternate dialect writes PII times in (spec 2.9: "UTC or a local zone"). */
+const ALTERNATE_OFFSET_MINUTES = -5 * 60;
+
+/**
+ * `created_at` and `updated_at` (spec 2.9: "for example in UTC or a local zone"): ISO 8601 in UTC
+ * with milliseconds, or in the alternate dialect the same instant at a fixed offset of -05:00.
+ */
+function piiTime(epochMs: number, dialect: Dialect): string {
+  if (dialect === "standard") return new Date(epochMs).toISOString();
+  const local = new Date(epochMs + ALTERNATE_OFFSET_MINUTES * 60_000).toISOString().slice(0, -1);
+  const sign = ALTERNATE_OFFSET_MINUTES < 0 ? "-" : "+";
+  const minutes = Math.abs(ALTERNATE_OFFSET_MINUTES);
+  return `${local}${sign}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
 
 function emailsOf(request: StoredPiiRequest): { "@notification_email"?: string[] } {
@@ -125,36 +158,38 @@ function emailsOf(request: StoredPiiRequest): { "@notification_email"?: string[]
 }
 
 /** Validates the POST body; a 400 names the field at fault and why. */
-function parseSubmission(body: unknown): PiiOptOutSubmission {
+function parseSubmission(body: unknown): Submission {
   if (!isJsonObject(body)) {
     throw badRequest(`the body must be a JSON object such as {"viewer_id": ["viewer-000123"]} (spec 4.10)`, "body");
   }
-  const parsed = Submission.safeParse(body);
-  if (parsed.success) return parsed.data;
   // An unknown field first: `{"viewer_idd": [...]}` is a typo, not a missing viewer_id.
-  const issue = parsed.error.issues.find((candidate) => candidate.code === "unrecognized_keys") ?? parsed.error.issues[0]!;
-  const field = String(issue.path[0] ?? "body");
-  const at = issue.path.length > 1 ? `${field}[${String(issue.path[1])}]` : field;
-  if (issue.code === "unrecognized_keys") {
-    const key = issue.keys[0]!;
-    throw badRequest(`unknown body field "${key}"; ${describeChoices(key, SUBMISSION_FIELDS, "fields")}`, key);
+  const unknown = Object.keys(body).find((key) => !SUBMISSION_FIELDS.includes(key));
+  if (unknown !== undefined) {
+    throw badRequest(`unknown body field "${unknown}"; ${describeChoices(unknown, SUBMISSION_FIELDS, "fields")}`, unknown);
   }
-  if (field === "viewer_id" && issue.path.length === 1) {
-    const given = body["viewer_id"];
-    if (issue.code === "too_big") {
-      throw badRequest(
-        `at most ${MAX_IDENTIFIERS_PER_REQUEST} identifiers per request (spec 8); this one has ` +
-          `${Array.isArray(given) ? given.length : "more"}: split it into several requests`,
-        "viewer_id",
-      );
-    }
+  const identifiers = body["viewer_id"];
+  if (!Array.isArray(identifiers) || identifiers.length === 0) {
     throw badRequest(`"viewer_id" must be an array of 1 to ${MAX_IDENTIFIERS_PER_REQUEST} viewer ids or user ids`, "viewer_id");
   }
-  if (field === "viewer_id") throw badRequest(`"${at}" must be a non-empty string`, "viewer_id");
-  if (issue.path.length > 1) {
-    throw badRequest(`"${at}" must be an e-mail address, got ${JSON.stringify(valueAt(body, issue.path))}`, field);
+  if (identifiers.length > MAX_IDENTIFIERS_PER_REQUEST) {
+    throw badRequest(
+      `at most ${MAX_IDENTIFIERS_PER_REQUEST} identifiers per request (spec 8); this one has ${identifiers.length}: ` +
+        "split it into several requests",
+      "viewer_id",
+    );
   }
-  throw badRequest(`"${field}" must be an array of e-mail addresses`, field);
+  const badIdentifier = identifiers.findIndex((identifier) => typeof identifier !== "string" || identifier.length === 0);
+  if (badIdentifier >= 0) throw badRequest(`"viewer_id[${badIdentifier}]" must be a non-empty string`, "viewer_id");
+  const submission: Submission = { viewer_id: identifiers as string[] };
+  const emails = body["@notification_email"];
+  if (emails === undefined) return submission;
+  const field = "@notification_email";
+  if (!Array.isArray(emails)) throw badRequest(`"${field}" must be an array of e-mail addresses`, field);
+  const badEmail = emails.findIndex((email) => typeof email !== "string" || !EMAIL.test(email));
+  if (badEmail >= 0) {
+    throw badRequest(`"${field}[${badEmail}]" must be an e-mail address, got ${JSON.stringify(valueAt(body, [field, badEmail]))}`, field);
+  }
+  return { ...submission, [field]: emails as string[] };
 }
 
 /** A `YYYY-MM-DD` day (spec 4.10) as the epoch ms of its UTC midnight; 400 otherwise. */

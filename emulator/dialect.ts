@@ -1,0 +1,86 @@
+import type { HttpError, RouteResult } from "./http";
+
+/**
+ * Dialects of the emulator (emulator/README.md "Dialects"). Where the contract (docs/api.md) and
+ * the facts beyond it (docs/api.md 10) are silent, the real service may answer in more than one
+ * plausible way. The `standard` dialect answers our choice; the `alternate` dialect answers the
+ * other plausible shape at every such place, so that a client tested against both depends on none
+ * of the choices. Each place reads the account's dialect through the helpers of this module, so
+ * the list in the README and the code stay one list.
+ */
+
+/** The dialects, the default first. */
+export const DIALECTS = ["standard", "alternate"] as const;
+
+/** A dialect of the emulator. */
+export type Dialect = (typeof DIALECTS)[number];
+
+/** Whether `value` names a dialect. */
+export function isDialect(value: unknown): value is Dialect {
+  return (DIALECTS as readonly unknown[]).includes(value);
+}
+
+/**
+ * Statuses the alternate dialect answers instead of the standard one, by the standard error code:
+ * the places where docs/api.md 7 names no status (filter_id with dimension filters, mixed time-range
+ * formats, more than 12 metrics: 422 instead of 400), unknown saved-filter ids in PUT or DELETE (404
+ * instead of 400), and a PII POST whose identifiers were all submitted before (409 instead of 400).
+ */
+const ALTERNATE_STATUS: Readonly<Record<string, number>> = {
+  conflicting_filters: 422,
+  mixed_time_range_formats: 422,
+  too_many_metrics: 422,
+  unknown_id: 404,
+  all_identifiers_previously_submitted: 409,
+};
+
+/** Path prefixes whose alternate error bodies are `{"message": ...}`; the others answer plain text. */
+const MESSAGE_ONLY_PREFIXES = ["/bulk_filters", "/pii-opt-out"];
+
+/**
+ * The answer of an error in a dialect. Standard: `{status, error, message, parameter}` with the
+ * error's status. Alternate: the status of {@link ALTERNATE_STATUS} where it names one, and the body
+ * `{"message": ...}` alone on the saved-filter and PII endpoints, plain text elsewhere.
+ */
+export function errorAnswer(error: HttpError, dialect: Dialect, path: string): RouteResult {
+  if (dialect === "standard") return { status: error.status, body: error.toBody(), headers: error.headers };
+  const status = ALTERNATE_STATUS[error.code] ?? error.status;
+  if (MESSAGE_ONLY_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) {
+    return { status, body: { message: error.message }, headers: error.headers };
+  }
+  return { status, body: error.message, headers: { ...error.headers, "content-type": PLAIN_TEXT } };
+}
+
+/** The content type of plain-text answers; the server writes a string body with it as it is. */
+export const PLAIN_TEXT = "text/plain; charset=utf-8";
+
+/**
+ * A listing whose wrapper the contract does not show: `{[member]: items, ...extra}` in the standard
+ * dialect, the bare array in the alternate one (which has no room for the extra members).
+ */
+export function listing(dialect: Dialect, member: string, items: unknown[], extra: Record<string, unknown> = {}): unknown {
+  return dialect === "standard" ? { ...extra, [member]: items } : items;
+}
+
+/**
+ * An identifier whose JSON type the contract leaves open (a saved filter's id, a KPI set's id):
+ * `standard` is the type the standard dialect uses at that place; the alternate dialect uses the
+ * other one.
+ */
+export function identifier(dialect: Dialect, id: number | string, standard: "number" | "string"): number | string {
+  return identifierStyle(dialect, standard) === "number" ? Number(id) : String(id);
+}
+
+/** The JSON type of an identifier at a place where the standard dialect uses `standard` (see {@link identifier}). */
+export function identifierStyle(dialect: Dialect, standard: "number" | "string"): "number" | "string" {
+  return dialect === "standard" ? standard : standard === "number" ? "string" : "number";
+}
+
+/**
+ * The marker of a listing cut at its limit (docs/api.md 10.1: no pagination, results capped at 500):
+ * `{truncated: true}` in the standard dialect when more items matched than were listed, nothing in
+ * the alternate one (a client must then treat a listing of exactly the cap as possibly incomplete).
+ */
+export function truncationMarker(dialect: Dialect, listed: number, matched: number): { truncated?: true } {
+  return dialect === "standard" && matched > listed ? { truncated: true } : {};
+}

@@ -1,0 +1,214 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEV, TEST_NOW, useTestEmulator } from "./support/emulator";
+
+/**
+ * The alternate dialect (emulator/README.md "Dialects"): wherever the contract is silent it answers
+ * the other plausible shape. Each test states one place, in the standard and the alternate dialect
+ * side by side; the alternate account is made through the control plane, so both run in one emulator.
+ */
+
+const ALT = { clientId: "alt", clientSecret: "alt-secret" } as const;
+const RULES = { op: "and", rules: [{ field: "CDN", op: "equals", value: "Akamai" }] };
+const HOUR = { start_date: "2026-11-20T10:00:00Z", end_date: "2026-11-20T11:00:00Z" };
+
+describe("emulator dialects", () => {
+  const emulator = useTestEmulator();
+
+  const addAlternate = async () => {
+    const added = await emulator.control("POST", "accounts", {
+      ...ALT, userName: "alt@example.com", dialect: "alternate", features: { bulkFilters: true, adInsights: true, viewerModule: true },
+    });
+    expect(added.status).toBe(201);
+    expect(added.body.dialect).toBe("alternate");
+  };
+  /** The same call from the dev account (standard) and the alternate account. */
+  const both = async (method: string, path: string, options: { query?: Record<string, string | string[] | number>; body?: unknown } = {}) => {
+    const standard = await emulator.call(method, path, { ...options, account: DEV });
+    const alternate = await emulator.call(method, path, { ...options, account: ALT });
+    return { standard, alternate };
+  };
+
+  it("is standard unless an account names another; POST /_emulator/accounts takes dialect and refuses an unknown one", async () => {
+    const accounts = (await emulator.control("GET", "accounts")).body.accounts;
+    expect(accounts.map((account: { dialect: string }) => account.dialect)).toEqual(["standard", "standard"]);
+    const unknown = await emulator.control("POST", "accounts", { ...ALT, dialect: "british" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toContain("alternate");
+    await addAlternate();
+  });
+
+  describe("saved filters", () => {
+    it("swaps the JSON type of ids: POST and DELETE answer strings, GET numbers", async () => {
+      await emulator.control("POST", "reset");
+      await addAlternate();
+      const { standard, alternate } = await both("POST", "/bulk_filters/", { body: [{ name: "Akamai", rules: RULES }] });
+      expect([standard.status, alternate.status]).toEqual([201, 201]);
+      expect(typeof standard.body[0].id).toBe("number");
+      expect(typeof alternate.body[0].id).toBe("string");
+      const listed = await both("GET", "/bulk_filters/");
+      expect(typeof listed.standard.body.filters[0].id).toBe("string");
+      expect(typeof listed.alternate.body.filters[0].id).toBe("number");
+      const projected = await both("GET", "/bulk_filters/", { query: { fields: "id,name" } });
+      expect(typeof projected.alternate.body[0].id).toBe("number");
+      const reference = await emulator.get("/3.0/metrics/_meta/references/filters", {}, ALT);
+      expect(reference.body).toEqual([{ id: alternate.body[0].id * 1, name: "Akamai", enabled: true }]);
+      const deleted = await emulator.call("DELETE", "/bulk_filters/", { query: { id: String(alternate.body[0].id) }, account: ALT });
+      expect(deleted.body).toEqual({ deleted: [{ id: String(alternate.body[0].id), name: "Akamai" }], status: 200 });
+    });
+
+    it("answers unknown ids in PUT and DELETE with 404 and {message} only, instead of 400 unknown_id", async () => {
+      const put = await both("PUT", "/bulk_filters/", { body: [{ id: 999_999, name: "x" }] });
+      expect(put.standard.status).toBe(400);
+      expect(put.standard.body.error).toBe("unknown_id");
+      expect(put.alternate.status).toBe(404);
+      expect(Object.keys(put.alternate.body)).toEqual(["message"]);
+      expect(put.alternate.body.message).toContain("999999");
+      const remove = await both("DELETE", "/bulk_filters/", { query: { id: "999999" } });
+      expect([remove.standard.status, remove.alternate.status]).toEqual([400, 404]);
+    });
+
+    it("refuses null in a PUT (standard: null clears category)", async () => {
+      const created = await both("POST", "/bulk_filters/", { body: [{ name: "Geo", category: "GEO", rules: RULES }] });
+      const standard = await emulator.call("PUT", "/bulk_filters/", { body: [{ id: created.standard.body[0].id, category: null }], account: DEV });
+      expect(standard.status).toBe(200);
+      const alternate = await emulator.call("PUT", "/bulk_filters/", { body: [{ id: Number(created.alternate.body[0].id), category: null }], account: ALT });
+      expect(alternate.status).toBe(400);
+      expect(alternate.body.message).toContain("[0].category");
+    });
+
+    it("writes location as an absolute URL of the service (standard: a path)", async () => {
+      const created = await both("POST", "/bulk_filters/", { body: [{ name: "Loc", rules: RULES }] });
+      const standard = await emulator.call("PUT", "/bulk_filters/", { body: [{ id: created.standard.body[0].id, enabled: false }], account: DEV });
+      expect(standard.body.location).toBe(`/bulk_filters/?id=${created.standard.body[0].id}`);
+      const alternate = await emulator.call("PUT", "/bulk_filters/", { body: [{ id: Number(created.alternate.body[0].id), enabled: false }], account: ALT });
+      expect(alternate.body.location).toMatch(new RegExp(`^https://[a-z.]+/bulk_filters/\\?id=${created.alternate.body[0].id}$`));
+    });
+
+    it("cuts a listing at its limit without a marker (standard: truncated: true)", async () => {
+      await both("POST", "/bulk_filters/", { body: [{ name: "a", rules: RULES }, { name: "b", rules: RULES }, { name: "c", rules: RULES }] });
+      const cut = await both("GET", "/bulk_filters/", { query: { limit: 2 } });
+      expect(cut.standard.body.truncated).toBe(true);
+      expect(cut.standard.body.filters).toHaveLength(2);
+      expect(cut.alternate.body).toEqual({ status: 200, filters: expect.any(Array) });
+      expect(cut.alternate.body.filters).toHaveLength(2);
+      const whole = await both("GET", "/bulk_filters/", { query: { limit: 500 } });
+      expect(whole.standard.body.truncated).toBeUndefined();
+    });
+  });
+
+  describe("PII opt-out", () => {
+    it("names the ignored count skipped and rejects an all-previously-submitted POST with 409 {message}", async () => {
+      const first = await both("POST", "/pii-opt-out", { body: { viewer_id: ["viewer-000200"] } });
+      expect(first.standard.body).toEqual({ id: expect.any(String), created: 1, ignored: 0 });
+      expect(first.alternate.body).toEqual({ id: expect.any(String), created: 1, skipped: 0 });
+      const again = await both("POST", "/pii-opt-out", { body: { viewer_id: ["viewer-000200"] } });
+      expect(again.standard.status).toBe(400);
+      expect(again.standard.body.error).toBe("all_identifiers_previously_submitted");
+      expect(again.alternate.status).toBe(409);
+      expect(Object.keys(again.alternate.body)).toEqual(["message"]);
+    });
+
+    it("answers reads with 201, the list as a bare array without a cut marker, and times in a local zone", async () => {
+      await both("POST", "/pii-opt-out", { body: { viewer_id: ["viewer-000201"] } });
+      const lists = await both("GET", "/pii-opt-out", { query: { limit: 1 } });
+      expect(lists.standard.status).toBe(200);
+      expect(lists.standard.body.requests).toHaveLength(1);
+      expect(lists.standard.body.truncated).toBe(true);
+      expect(lists.alternate.status).toBe(201);
+      expect(Array.isArray(lists.alternate.body)).toBe(true);
+      expect(lists.alternate.body).toHaveLength(1);
+      const id = lists.alternate.body[0].id as string;
+      const one = await emulator.get("/pii-opt-out", { id }, ALT);
+      expect(one.status).toBe(201);
+      expect(one.body.created_at).toBe("2026-11-20T07:30:00.000-05:00");
+      expect(Date.parse(one.body.created_at)).toBe(Date.parse(TEST_NOW));
+      expect(lists.standard.body.requests[0].created_at).toBe(TEST_NOW);
+    });
+  });
+
+  describe("errors and statuses", () => {
+    it("answers errors of sessions, metrics and alerts as plain text, of bulk filters and PII as {message}", async () => {
+      const metric = await both("GET", "/insights/3.0/metrics/atempts");
+      expect(metric.standard.status).toBe(404);
+      expect(metric.standard.body).toMatchObject({ status: 404, error: "not_found" });
+      expect(metric.alternate.status).toBe(404);
+      expect(metric.alternate.headers.get("content-type")).toMatch(/^text\/plain/);
+      expect(metric.alternate.body).toContain('did you mean "attempts"');
+      const filters = await both("GET", "/bulk_filters/", { query: { enable: "true" } });
+      expect(filters.alternate.status).toBe(400);
+      expect(Object.keys(filters.alternate.body)).toEqual(["message"]);
+      const unauthorized = await emulator.get("/kpis", {}, { ...ALT, clientSecret: "wrong" });
+      expect(unauthorized.body).toEqual({ message: "Unauthorized" });
+    });
+
+    it("answers 422 instead of 400 where docs/api.md 7 names no status: filter_id with dimension filters, mixed ranges, 13 metrics", async () => {
+      const conflicting = await both("GET", "/insights/3.0/metrics/attempts", { query: { ...HOUR, filter_id: "1001", cdn: "Akamai" } });
+      expect([conflicting.standard.status, conflicting.alternate.status]).toEqual([400, 422]);
+      const mixed = await both("GET", "/insights/3.0/metrics/attempts", { query: { ...HOUR, days: 1 } });
+      expect([mixed.standard.status, mixed.alternate.status]).toEqual([400, 422]);
+      const metric = ["attempts", "plays", "bitrate", "framerate", "ended-plays", "minutes-played", "video-start-time", "rebuffering-ratio", "video-start-failures", "video-playback-failures", "exits-before-video-start", "unique-devices", "concurrent-plays"];
+      const many = await both("GET", "/insights/3.0/metrics/custom-selection", { query: { ...HOUR, metric } });
+      expect([many.standard.status, many.alternate.status]).toEqual([400, 422]);
+    });
+
+    it("never sends Retry-After, even from a fault rule that gives one", async () => {
+      await emulator.control("POST", "faults", { rules: [{ path: "/kpis", status: 429, retryAfter: 3, account: "dev", times: 1 }, { path: "/kpis", status: 429, retryAfter: 3, account: "alt", times: 1 }] });
+      const { standard, alternate } = await both("GET", "/kpis");
+      expect([standard.status, alternate.status]).toEqual([429, 429]);
+      expect(standard.headers.get("retry-after")).toBe("3");
+      expect(alternate.headers.get("retry-after")).toBeNull();
+    });
+  });
+
+  describe("metrics listings and _meta", () => {
+    it("answers the listings whose payload the contract does not show as bare arrays, kpi_id as a string", async () => {
+      const kpis = await both("GET", "/kpis");
+      expect(kpis.standard.body.kpis[0]).toEqual({ kpi_id: 1, kpi_name: "Default" });
+      expect(kpis.alternate.body[0]).toEqual({ kpi_id: "1", kpi_name: "Default" });
+      for (const [path, member] of [
+        ["/insights/3.0/metrics/attempts/group-by", "dimensions"],
+        ["/insights/3.0/metrics/attempts/group-by/dimension-tag", "dimension_tags"],
+        ["/3.0/metrics/_meta/references/dimensions", "dimensions"],
+        ["/insights/3.0/metrics", "metrics"],
+      ] as const) {
+        const answers = await both("GET", path);
+        expect(answers.standard.body[member].length, path).toBeGreaterThan(0);
+        expect(answers.alternate.body, path).toEqual(answers.standard.body[member]);
+      }
+    });
+
+    it("keeps in _meta only the members docs/api.md 10.4 names", async () => {
+      const grouped = await both("GET", "/insights/3.0/metrics/attempts/group-by/cdn", { query: HOUR });
+      expect(grouped.standard.body._meta).toMatchObject({ granularity: "PT1H", kpi_id: 1, group_by_dimension: { key: "cdn", description: "CDN" } });
+      expect(grouped.alternate.body._meta).toEqual({ group_by_dimension: { key: "cdn", description: "CDN" } });
+      // The grouped total is an object in every dialect (docs/api.md 10.4: a fact, not a choice).
+      expect(Object.keys(grouped.alternate.body.total)).toEqual(["dimensional_data"]);
+    });
+  });
+});
+
+describe("insights-emulator --dialect", () => {
+  it("starts every account in the alternate dialect with --dialect alternate, and refuses an unknown dialect", async () => {
+    const bin = join(__dirname, "..", "dist", "emulator", "bin.js");
+    const child = spawn(process.execPath, [bin, "--port", "0", "--dialect", "alternate", "--clock", TEST_NOW, "--frozen"], { stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const [line] = (await once(child.stdout!, "data")) as [Buffer];
+      const url = /listening on (\S+)/.exec(line.toString())![1]!;
+      const accounts = await (await fetch(`${url}/_emulator/accounts`)).json();
+      expect(accounts.accounts.map((account: { dialect: string }) => account.dialect)).toEqual(["alternate", "alternate"]);
+      const kpis = await fetch(`${url}/kpis`, { headers: { authorization: `Basic ${Buffer.from("dev:dev-secret").toString("base64")}` } });
+      expect(Array.isArray(await kpis.json())).toBe(true);
+    } finally {
+      child.kill();
+    }
+    const wrong = spawn(process.execPath, [bin, "--port", "0", "--dialect", "british"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    wrong.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(wrong, "exit")) as [number];
+    expect(code).toBe(1);
+    expect(stderr).toContain("--dialect must be one of standard, alternate");
+  });
+});
