@@ -197,8 +197,8 @@ describe("insights-emulator --dialect", () => {
     try {
       const [line] = (await once(child.stdout!, "data")) as [Buffer];
       const url = /listening on (\S+)/.exec(line.toString())![1]!;
-      const accounts = await (await fetch(`${url}/_emulator/accounts`)).json();
-      expect(accounts.accounts.map((account: { dialect: string }) => account.dialect)).toEqual(["alternate", "alternate"]);
+      const accounts = (await (await fetch(`${url}/_emulator/accounts`)).json()) as { accounts: Array<{ dialect: string }> };
+      expect(accounts.accounts.map((account) => account.dialect)).toEqual(["alternate", "alternate"]);
       const kpis = await fetch(`${url}/kpis`, { headers: { authorization: `Basic ${Buffer.from("dev:dev-secret").toString("base64")}` } });
       expect(Array.isArray(await kpis.json())).toBe(true);
     } finally {
