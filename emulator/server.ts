@@ -116,7 +116,8 @@ async function handle(state: EmulatorState, request: IncomingMessage, response: 
   const refusal = state.rateBudgets.admit(request.socket.remoteAddress ?? "unknown", account?.config.clientId, path, nowMs);
   if (refusal) {
     journal(429, fault);
-    send(response, 429, { status: 429, error: "rate_limited", message: refusal.message });
+    const answer = errorAnswer(new HttpError(429, "rate_limited", refusal.message), account?.dialect ?? "standard", path);
+    send(response, 429, answer.body, answer.headers);
     return;
   }
 
