@@ -22,7 +22,9 @@ import type { RuleGroup, SavedFilter, SavedFilterInput, SavedFilterUpdate } from
 
 /** The properties of one saved filter that a program declares (spec 2.7, 4.8). */
 export const FilterSpec = z.object({
-  name: z.string().trim().min(1, "must be a non-empty string"),
+  // Refused when blank, but never trimmed: the account keeps a name as sent (a console name that
+  // ends with a space stays so), and a trimmed declaration would differ from it on every adoption.
+  name: z.string().refine((name) => name.trim() !== "", "must be a non-empty string"),
   rules: z.custom<RuleGroup>(),
   category: z.string().min(1, "must be a non-empty string when given").optional(),
   subcategory: z.string().min(1, "must be a non-empty string when given").optional(),

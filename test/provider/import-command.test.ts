@@ -1,0 +1,259 @@
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateModule } from "../../provider/cli/generate-module";
+import type { JournalEntry } from "../../emulator";
+import {
+  captureRegistrations, createTestProject, REPOSITORY_ROOT, secret, startProviderHost, up,
+  type ProviderHost, type Registration, type ResourceState, type TestProject,
+} from "../../engine";
+import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
+import { SPEC_FILTER_FIELDS } from "../support/spec-values";
+import { STEADY_BATCHING } from "./fixture";
+
+/**
+ * `pulumi-insights import` end to end: an account of more than 500 filters (the API's cap on one
+ * listing, docs/api.md 10.1) of varied shapes, the command run as a user runs it, the module it
+ * writes type-checked against the package's declarations and run through the real dynamic-provider
+ * host: its `up` adopts every filter without a write and the next preview plans nothing.
+ */
+
+const FILTER_COUNT = 520;
+const CLI = path.join(REPOSITORY_ROOT, "dist", "provider", "cli", "bin.js");
+/** Fields that accept only the values of a lookup (docs/api.md 2.7), and that lookup. */
+const PRESET_LOOKUPS: Record<string, string> = { ASN: "asn", City: "cities", Continent: "continents", Country: "countries", DMA: "dma", ISP: "isp", State: "states" };
+
+/** A small seeded generator (mulberry32), so the account is the same on every run. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Lookups {
+  values: Record<string, string[]>;
+  tags: string[];
+  categories: string[];
+}
+
+/** Filters of every shape the console makes: deep nesting, tags, every field, names that collide once sanitised, unicode. */
+function accountFilters(lookups: Lookups): Array<Record<string, unknown>> {
+  const random = seeded(17);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const freeText = ["Live", "Zürich", "東京", "📺 sports", "a \"quoted\" word", "back\\slash", "Episode 7", "o'clock"];
+  const leaf = (fieldName: string): Record<string, unknown> => {
+    const op = pick(["contains", "not_contains", "equals"]);
+    if (fieldName === "Tag") return { field: "Tag", key: pick(lookups.tags), op, value: pick(freeText) };
+    const preset = PRESET_LOOKUPS[fieldName];
+    return { field: fieldName, op, value: preset ? pick(lookups.values[preset]!) : pick(freeText) };
+  };
+  const tree = (depth: number, index: number): Record<string, unknown> => {
+    const width = 1 + Math.floor(random() * 3);
+    const rules = Array.from({ length: width }, (_, child) =>
+      depth > 1 && (child === 0 || random() < 0.3) ? tree(depth - 1, index) : leaf(SPEC_FILTER_FIELDS[(index + child) % SPEC_FILTER_FIELDS.length]!));
+    return { op: pick(["and", "or"]), rules };
+  };
+  const collidingNames = ["Roku devices", "roku-devices", "ROKU  Devices!", "Roku devices "];
+  const unicodeNames = ["東京", "Zürich viewers", "📺 Live", "Ελλάδα", "Ça va — très bien"];
+  return Array.from({ length: FILTER_COUNT }, (_, index) => {
+    const name = index < collidingNames.length ? collidingNames[index]!
+      : index < collidingNames.length + unicodeNames.length ? unicodeNames[index - collidingNames.length]!
+        : `Filter ${index} ${pick(["GEO", "Devices", "Sports", "Ads"])}`;
+    // Every field appears: leaves cycle through the field list; one filter in ten nests 14 groups deep.
+    const rules = tree(index % 10 === 0 ? 14 : 1 + (index % 4), index);
+    const category = random() < 0.7 ? pick(lookups.categories) : undefined;
+    return {
+      name,
+      rules,
+      ...(category === undefined ? {} : { category }),
+      // Spread over the four advanced × enabled listings, each under the cap of 500.
+      advanced: random() < 0.5,
+      enabled: random() < 0.5,
+      content: random() < 0.2,
+    };
+  });
+}
+
+/** Runs the built command as a user runs it; the secret comes from the environment. */
+function runCli(args: string[], env: Record<string, string>, stdin?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: "pipe" });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(stdin ?? "");
+  });
+}
+
+/** Type-checks modules of the project as a user's `tsc --strict` would, against the package's declarations. */
+function typeErrors(files: string[]): string[] {
+  const program = ts.createProgram(files, {
+    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS,
+    moduleResolution: ts.ModuleResolutionKind.Node10, esModuleInterop: true, skipLibCheck: true, types: [],
+  });
+  return ts.getPreEmitDiagnostics(program).map((diagnostic) =>
+    `${diagnostic.file?.fileName ?? "(program)"}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`);
+}
+
+/** Registers the resources the module declares, as a Pulumi program importing it would. */
+async function declaredResources(project: TestProject, moduleFile: string): Promise<Registration[]> {
+  const compiled = ts.transpileModule(readFileSync(path.join(project.dir, moduleFile), "utf8"), {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+  const base = moduleFile.replace(/\.ts$/, "");
+  writeFileSync(path.join(project.dir, `${base}.js`), compiled);
+  writeFileSync(path.join(project.dir, `${base}-program.js`), `exports.run = () => { require("./${base}.js"); };\n`);
+  return captureRegistrations({ module: path.join(project.dir, `${base}-program.js`), exportName: "run", args: [], construct: "call" });
+}
+
+const writes = (requests: readonly JournalEntry[]) => requests.filter((request) => request.method !== "GET").map((request) => `${request.method} ${request.path}`);
+
+/** Odd filters no emulator account holds (it refuses them), as a lenient listing could answer them. */
+const ODD_FILTERS = [
+  { id: "7", name: "Odd leaves", rules: { op: "and", rules: [
+    { field: "Region Code", op: "equals", value: "EU" },
+    { field: "Country", op: "starts_with", value: "United" },
+    { field: "Tag", op: "equals", value: "no key" },
+    { field: "City", key: "x", op: "equals", value: "Paris" },
+    { op: "or", rules: [] },
+    { field: "CDN", op: "equals", value: "Akamai" },
+  ] } },
+  { id: "8", name: "Odd root", rules: { op: "xor", rules: [{ field: "CDN", op: "equals", value: "Fastly" }] } },
+  { id: "9", name: "", rules: { op: "and", rules: [{ field: "CDN", op: "equals", value: "Fastly" }] } },
+];
+
+type CliResult = Awaited<ReturnType<typeof runCli>>;
+
+describe("pulumi-insights import", () => {
+  let emulator: TestEmulator;
+  let project: TestProject;
+  let host: ProviderHost;
+  let env: Record<string, string>;
+  let ids: string[];
+  let every: CliResult;
+  let everyAgain: CliResult;
+  let asSet: CliResult;
+  let oddModule: ReturnType<typeof generateModule>;
+  /** Type errors of the three generated modules, checked in one program (loading the declarations once). */
+  let errors: string[];
+  /** What the program importing each module registers. */
+  let everyResources: Registration[];
+  let setResources: Registration[];
+  const file = (name: string) => path.join(project.dir, name);
+
+  beforeAll(async () => {
+    // A few hundred resources through the SDK and the host: seconds on a quiet machine, more on CI.
+    emulator = await startTestEmulator();
+    project = createTestProject();
+    host = await startProviderHost({ projectDir: project.dir, env: STEADY_BATCHING });
+    await host.configure({ "insights:baseUrl": emulator.url, "insights:clientId": DEV.clientId, "insights:clientSecret": secret(DEV.clientSecret) });
+    const lookup = async (name: string): Promise<string[]> => (await emulator.get(`/bulk_filters/${name}/`)).body.values;
+    const values = Object.fromEntries(await Promise.all(Object.values(PRESET_LOOKUPS).map(async (name) => [name, await lookup(name)] as const)));
+    const filters = accountFilters({ values, tags: await lookup("tags"), categories: await lookup("categories") });
+    ids = [];
+    for (let start = 0; start < filters.length; start += 100) {
+      const created = await emulator.call("POST", "/bulk_filters/", { body: filters.slice(start, start + 100) });
+      expect(created.status).toBe(201);
+      ids.push(...created.body.map((filter: { id: string | number }) => String(filter.id)));
+    }
+    env = { INSIGHTS_BASE_URL: emulator.url, INSIGHTS_CLIENT_ID: DEV.clientId, INSIGHTS_CLIENT_SECRET: DEV.clientSecret };
+    [every, everyAgain, asSet] = await Promise.all([
+      runCli(["import", "--out", file("filters.ts")], env),
+      runCli(["import"], env),
+      runCli(["import", "--set", "console-filters", "--name", "Filter 1", "--out", file("set.ts")], env),
+    ]);
+    oddModule = generateModule(ODD_FILTERS);
+    writeFileSync(file("odd.ts"), oddModule.source);
+    // The captures run in child processes while the type checker holds this one.
+    const captures = Promise.all([declaredResources(project, "filters.ts"), declaredResources(project, "set.ts")]);
+    errors = typeErrors([file("filters.ts"), file("set.ts"), file("odd.ts")]);
+    [everyResources, setResources] = await captures;
+  }, 180_000);
+  afterAll(async () => {
+    await host?.close();
+    project?.remove();
+    await emulator?.close();
+  });
+
+  it("writes a module that adopts every filter of an account past the listing cap without a write, then plans nothing", { timeout: 120_000 }, async () => {
+    expect(ids).toHaveLength(FILTER_COUNT);
+    expect(every.stderr).toBe(`pulumi-insights import: ${FILTER_COUNT} saved filters written to ${file("filters.ts")}\n`);
+    expect(every.status).toBe(0);
+    expect(every.stdout).toBe("");
+    const source = readFileSync(file("filters.ts"), "utf8");
+    // Deterministic: a second run against the same account writes the same bytes.
+    expect(everyAgain.stdout).toBe(source);
+    // Readable, unique names: colliding names carry their id, names without a Latin letter fall back to "filter".
+    for (const index of [0, 1, 2, 3]) expect(source).toContain(`new SavedFilter("roku-devices-${ids[index]}", {`);
+    expect(source).toContain('new SavedFilter("zurich-viewers", {');
+    expect(source).toContain(`new SavedFilter("filter-${ids[4]}", {\n  name: "東京",`);
+    expect(source.split("\n").filter((line) => line.length > 100 && !line.includes('"'))).toEqual([]);
+    expect(errors.filter((error) => error.includes("filters.ts"))).toEqual([]);
+
+    const registrations = everyResources;
+    expect(registrations.map((registration) => registration.inputs.adoptId).sort()).toEqual([...ids].sort());
+    expect(new Set(registrations.map((registration) => registration.name)).size).toBe(FILTER_COUNT);
+
+    let mark = emulator.state.journal.lastSeq();
+    const adopted = await Promise.all(registrations.map((registration) => up(host, registration.inputs)));
+    expect(writes(emulator.state.journal.list(mark))).toEqual([]);
+    expect(adopted.map((result) => result.operation)).toEqual(registrations.map(() => "create"));
+    expect(adopted.map((result) => result.state.id)).toEqual(registrations.map((registration) => registration.inputs.adoptId));
+
+    mark = emulator.state.journal.lastSeq();
+    const states: ResourceState[] = adopted.map((result) => result.state);
+    const preview = await Promise.all(registrations.map((registration, index) => up(host, registration.inputs, states[index])));
+    expect(preview.filter((result) => result.operation !== "same").map((result) => result.state.id)).toEqual([]);
+    expect(writes(emulator.state.journal.list(mark))).toEqual([]);
+  });
+
+  it("writes one SavedFilterSet that adopts the selected filters with `adopt`", async () => {
+    expect(asSet.status).toBe(0);
+    expect(readFileSync(file("set.ts"), "utf8")).toContain('new SavedFilterSet("console-filters", {');
+    expect(errors.filter((error) => error.includes("set.ts"))).toEqual([]);
+    const [set] = setResources;
+    const adopt = set!.inputs.adopt as Record<string, string>;
+    // Every filter whose name contains "Filter 1": 10 to 19 and 100 to 199 (docs/api.md 4.8: a substring match).
+    expect(Object.keys(adopt).length).toBe(10 + 100);
+    const mark = emulator.state.journal.lastSeq();
+    const adopted = await up(host, set!.inputs);
+    expect(writes(emulator.state.journal.list(mark))).toEqual([]);
+    expect(Object.values(adopted.state.outputs.ids as Record<string, string>).sort()).toEqual(Object.values(adopt).sort());
+    expect((await up(host, set!.inputs, adopted.state)).operation).toBe("same");
+  });
+
+  it("writes rules the builder cannot express in the API's JSON form with a comment, and says so", () => {
+    expect(oddModule.jsonForms.map((note) => `${note.filterId} ${note.path}`)).toEqual([
+      "7 rules.rules[0]", "7 rules.rules[1]", "7 rules.rules[2]", "7 rules.rules[3]", "7 rules.rules[4]", "8 rules",
+    ]);
+    expect(oddModule.skipped).toEqual([{ filterId: "9", reason: expect.stringContaining("no name") }]);
+    const source = oddModule.source;
+    expect(source).toContain('    // The API\'s JSON form: field "Region Code" is not a filter field the builder knows (GET /bulk_filters/fields).\n    { field: "Region Code", op: "equals", value: "EU" },\n');
+    expect(source).toContain('    { field: "Country", op: "starts_with", value: "United" } as unknown as RuleNode,\n');
+    expect(source).toContain('    field("CDN").equals("Akamai"),\n');
+    expect(source).toContain('  // The API\'s JSON form: group op "xor" is not one the builder has (and, or).\n  rules: {\n    op: "xor",\n');
+    expect(errors.filter((error) => error.includes("odd.ts"))).toEqual([]);
+  });
+
+  it("refuses a secret given as a flag value without echoing it, and reads one from standard input", async () => {
+    const account = { INSIGHTS_BASE_URL: emulator.url, INSIGHTS_CLIENT_ID: DEV.clientId };
+    const [refused, fromStdin] = await Promise.all([
+      runCli(["import", "--client-secret", "hunter2-secret"], account),
+      runCli(["import", "--client-secret-stdin", "--id", ids[0]!], account, `${DEV.clientSecret}\n`),
+    ]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("--client-secret is not accepted");
+    expect(refused.stderr).not.toContain("hunter2-secret");
+    expect(fromStdin.stderr).toBe("pulumi-insights import: 1 saved filter written to standard output\n");
+    expect(fromStdin.stdout).toContain(`adoptId: "${ids[0]}",`);
+  });
+});
