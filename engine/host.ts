@@ -152,6 +152,8 @@ export class ProviderHost {
   readonly stderr: string[] = [];
   /** The gRPC port of the host (its first stdout line). */
   port = 0;
+  /** Called with each diagnostic as it arrives (to print it live, as the engine does). */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
   private client: ResourceProviderClient | undefined;
   private configured: Promise<ConfigureResult> | undefined;
   private readonly exited: Promise<void>;
@@ -236,6 +238,7 @@ export class ProviderHost {
 
   private record(diagnostic: Diagnostic): void {
     this.diagnostics.push(diagnostic);
+    this.onDiagnostic?.(diagnostic);
     for (const wake of this.waiters) wake();
   }
 

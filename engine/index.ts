@@ -12,6 +12,7 @@
  * ```
  */
 export * from "./capture";
+export * from "./deployment";
 export * from "./fake-engine";
 export * from "./host";
 export * from "./lifecycle";

@@ -2,26 +2,31 @@
 // @ts-check
 "use strict";
 /**
- * `npm start`: the examples (examples/), which are the program of this repository's own Pulumi
- * stack, run for real by the pulumi CLI against the emulator, in one command:
+ * `npm start`: the examples (examples/), the program of this repository's own Pulumi stack, applied
+ * against the emulator in one command, on any machine:
  *
- * 1. checks that `pulumi` is on PATH, before anything else: without it, says how to install it and
- *    exits 1, having started nothing;
+ * 1. chooses the Pulumi CLI (scripts/pulumi-cli.cjs): a `pulumi` on PATH, else the `pulumi`
+ *    devDependency's launcher, which downloads the CLI once; `--offline`, or no CLI to be had (no
+ *    internet), takes the offline path, saying why in its first line;
  * 2. builds with tsc (the examples import the package by name, which resolves to dist/); skipped
  *    with `--no-build`;
  * 3. starts the emulator in this process on a free loopback port, with demo data: a saved filter
  *    "made in the console" for the adoption example, two viewers to forget (in a temporary file, never
  *    in the repository) and opt-out requests that finish within seconds;
- * 4. creates the stack `demo` in a temporary local backend (file://) with a throwaway passphrase,
- *    sets its config, runs `pulumi up --yes` and prints `pulumi stack output --json`;
+ * 4. with a CLI: creates the stack `demo` in a temporary local backend (file://) with a throwaway
+ *    passphrase, sets its config, runs `pulumi up --yes` and prints `pulumi stack output --json`;
+ *    offline: runs the program under Pulumi's SDK with every resource through the real
+ *    dynamic-provider host (scripts/demo-offline.cjs): preview, up, a no-change preview, a console
+ *    change seen by refresh and put back by up, destroy;
  * 5. cleans up whatever happens, Ctrl-C included: removes the stack (and its Pulumi.demo.yaml), the
- *    temporary directory, and stops the emulator.
+ *    temporary directory, the provider host, and stops the emulator.
  */
 const { spawn } = require("node:child_process");
 const { randomBytes } = require("node:crypto");
-const { accessSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } = require("node:fs");
+const { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const path = require("node:path");
+const { choosePulumiCli } = require("./pulumi-cli.cjs");
 
 const ROOT = path.resolve(__dirname, "..");
 const STACK = "demo";
@@ -31,35 +36,11 @@ const VIEWERS_TO_FORGET = ["viewer-000123", "viewer-000456"];
 /** The viewer whose summary the report example exports (as a secret). */
 const REPORTED_VIEWER = "viewer-000001";
 
-const INSTALL_HELP = `npm start runs the examples with the Pulumi CLI, and \`pulumi\` is not on PATH.
-Install it, then open a new shell and run \`npm start\` again:
-  curl -fsSL https://get.pulumi.com | sh        # Linux, macOS
-  brew install pulumi/tap/pulumi                # macOS with Homebrew
-  (Windows and other ways: https://www.pulumi.com/docs/install/)
-Without the CLI, \`npm test\` exercises every example against the emulator,
-and \`npm run emulator\` starts the emulator on its own.
-`;
+/** How to get the real path, for the first line of the offline path. */
+const REAL_PATH_HINT = "for the real `pulumi up`, put a `pulumi` on PATH (curl -fsSL https://get.pulumi.com | sh) or run `npm start` where get.pulumi.com is reachable";
 
-/**
- * The path of an executable named `name` on PATH, or undefined.
- * @param {string} name
- * @returns {string | undefined}
- */
-function findOnPath(name) {
-  const extensions = process.platform === "win32" ? ["", ".exe", ".cmd"] : [""];
-  for (const folder of (process.env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
-    for (const extension of extensions) {
-      const candidate = path.join(folder, name + extension);
-      try {
-        accessSync(candidate, constants.X_OK);
-        if (statSync(candidate).isFile()) return candidate;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
-}
+/** @param {string} line */
+const say = (line) => process.stdout.write(`${line}\n`);
 
 /** Set by Ctrl-C: the running command stops on its own (it gets the signal too), then we clean up. */
 let interrupted = false;
@@ -115,75 +96,130 @@ async function seedDemoData(emulator, account, workDir) {
   }
 }
 
+/**
+ * `npm start` with the CLI: the stack `demo` in a temporary file backend, `pulumi up`, the outputs.
+ * @param {import("./pulumi-cli.cjs").PulumiCommand} cli
+ * @param {NodeJS.ProcessEnv} env
+ * @param {Record<string, string>} config the plain settings
+ * @param {string} clientSecret
+ * @param {{ stackMade: boolean }} progress
+ */
+async function runWithCli(cli, env, config, clientSecret, progress) {
+  /** @param {string[]} args @param {{ input?: string, capture?: boolean }} [options] */
+  const pulumi = (args, options = {}) => run(cli.command, [...cli.args, ...args], { env, ...options });
+  const stack = ["--stack", STACK];
+  await pulumi(["stack", "init", STACK]);
+  progress.stackMade = true;
+  for (const [key, value] of Object.entries(config)) await pulumi(["config", "set", ...stack, key, value]);
+  await pulumi(["config", "set", ...stack, "--secret", "insights:clientSecret"], { input: clientSecret });
+  await pulumi(["config", "set", ...stack, "--secret", "insights:reportViewerId"], { input: REPORTED_VIEWER });
+  await pulumi(["up", "--yes", ...stack]);
+  const outputs = await pulumi(["stack", "output", "--json", ...stack], { capture: true });
+  process.stdout.write(`\nStack outputs (secrets show as "[secret]"):\n${outputs}\n`);
+}
+
 async function main() {
-  const pulumi = findOnPath("pulumi");
-  if (pulumi === undefined) {
-    process.stderr.write(INSTALL_HELP);
-    return 1;
-  }
+  const started = Date.now();
+  const offlineRequested = process.argv.includes("--offline");
   if (existsSync(STACK_CONFIG_FILE)) {
     process.stderr.write(`${path.basename(STACK_CONFIG_FILE)} exists: the demo makes and removes the stack "${STACK}" itself. Remove that file, then run \`npm start\` again.\n`);
     return 1;
   }
-  process.on("SIGINT", () => (interrupted = true));
-  process.on("SIGTERM", () => (interrupted = true));
+  /** @type {Array<() => Promise<void>>} clean-up steps, last added first */
+  const cleanups = [];
+  let cleaned = false;
+  const cleanUp = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    for (const step of cleanups.reverse()) await step().catch(() => undefined);
+  };
+  const onSignal = (/** @type {NodeJS.Signals} */ signal) => {
+    interrupted = true;
+    // The offline path runs in this process: stop it here. The CLI gets the signal itself and stops.
+    if (!usesCli) void cleanUp().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  };
+  let usesCli = false;
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  const choice = await choosePulumiCli({ root: ROOT, offline: offlineRequested, say });
+  usesCli = choice.cli !== undefined;
+  if (choice.cli === undefined) {
+    say(`This is not the Pulumi engine: ${choice.reason}, so the examples run offline under Pulumi's SDK, each resource through the real dynamic-provider host, against the emulator; ${REAL_PATH_HINT}.`);
+  } else {
+    say(`npm start: the Pulumi CLI is ${choice.cli.source}.`);
+  }
 
   // `npm run build`, without depending on how npm is installed.
   if (!process.argv.includes("--no-build")) await run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"]);
 
   // The demo's account is the emulator's documented dev account (every feature enabled).
   const { startEmulator, DEV_ACCOUNT: DEV } = require(path.join(ROOT, "dist", "emulator"));
-  // Real time; opt-out requests finish 4 s after they are made instead of 5 minutes.
-  const emulator = await startEmulator({ port: 0, seed: 1, piiTiming: { startAfterMs: 2_000, finishAfterMs: 4_000 } });
+  // Real time; opt-out requests finish 4 s after they are made instead of 5 minutes
+  // (INSIGHTS_DEMO_PII_FINISH_MS changes it: the test of `npm start` does not wait).
+  const finishAfterMs = Number(process.env.INSIGHTS_DEMO_PII_FINISH_MS ?? 4_000);
+  const emulator = await startEmulator({ port: 0, seed: 1, piiTiming: { startAfterMs: finishAfterMs / 2, finishAfterMs } });
+  cleanups.push(() => emulator.close());
   const workDir = mkdtempSync(path.join(tmpdir(), "insights-demo-"));
-  const backend = path.join(workDir, "state");
-  /** @type {NodeJS.ProcessEnv} */
-  const env = {
-    ...process.env,
-    PULUMI_BACKEND_URL: `file://${backend}`,
-    // Throwaway: it encrypts the demo stack's secrets, which are deleted at the end.
-    PULUMI_CONFIG_PASSPHRASE: randomBytes(16).toString("hex"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-  };
-  const stack = ["--stack", STACK];
-  let stackMade = false;
+  cleanups.push(async () => rmSync(workDir, { recursive: true, force: true }));
   try {
-    process.stdout.write(`\nemulator: listening on ${emulator.url} (dev account: ${DEV.clientId} / ${DEV.clientSecret})\n`);
+    say(`\nemulator: listening on ${emulator.url} (dev account: ${DEV.clientId} / ${DEV.clientSecret})`);
     const demo = await seedDemoData(emulator, DEV, workDir);
-    mkdirSync(backend);
-    await run(pulumi, ["stack", "init", STACK], { env });
-    stackMade = true;
     const config = {
       "insights:baseUrl": emulator.url,
       "insights:clientId": DEV.clientId,
       "insights:adoptFilterId": demo.adoptFilterId,
       "insights:optOutViewerIdsFile": demo.viewersFile,
     };
-    for (const [key, value] of Object.entries(config)) await run(pulumi, ["config", "set", ...stack, key, value], { env });
-    await run(pulumi, ["config", "set", ...stack, "--secret", "insights:clientSecret"], { env, input: DEV.clientSecret });
-    await run(pulumi, ["config", "set", ...stack, "--secret", "insights:reportViewerId"], { env, input: REPORTED_VIEWER });
-
-    await run(pulumi, ["up", "--yes", ...stack], { env });
-    const outputs = await run(pulumi, ["stack", "output", "--json", ...stack], { env, capture: true });
-    process.stdout.write(`\nStack outputs (secrets show as "[secret]"):\n${outputs}\n`);
-    process.stdout.write("The demo stack, its state and the emulator are thrown away now. README.md shows how to run a stack of your own.\n");
+    if (choice.cli === undefined) {
+      const { runOffline } = require("./demo-offline.cjs");
+      cleanups.push(async () => {
+        const { closeDataSourceClients } = require(path.join(ROOT, "dist", "provider"));
+        await closeDataSourceClients();
+      });
+      await runOffline({
+        root: ROOT,
+        emulatorUrl: emulator.url,
+        account: DEV,
+        config: { ...config, "insights:clientSecret": DEV.clientSecret, "insights:reportViewerId": REPORTED_VIEWER },
+        secretKeys: ["insights:clientSecret", "insights:reportViewerId"],
+        write: say,
+        onHost: (close) => cleanups.push(close),
+      });
+    } else {
+      const backend = path.join(workDir, "state");
+      mkdirSync(backend);
+      /** @type {NodeJS.ProcessEnv} */
+      const env = {
+        ...process.env,
+        PULUMI_BACKEND_URL: `file://${backend}`,
+        // Throwaway: it encrypts the demo stack's secrets, which are deleted at the end.
+        PULUMI_CONFIG_PASSPHRASE: randomBytes(16).toString("hex"),
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+      };
+      const progress = { stackMade: false };
+      const cli = choice.cli;
+      // The stack goes with its state; `stack rm` also deletes Pulumi.demo.yaml.
+      cleanups.push(async () => {
+        if (progress.stackMade) {
+          interrupted = false; // the clean-up runs even after Ctrl-C
+          await run(cli.command, [...cli.args, "stack", "rm", "--yes", "--force", "--stack", STACK], { env, quiet: true }).catch(() => undefined);
+        }
+        rmSync(STACK_CONFIG_FILE, { force: true });
+      });
+      await runWithCli(cli, env, config, DEV.clientSecret, progress);
+    }
+    say(`\nDone in ${((Date.now() - started) / 1000).toFixed(0)} s. The demo stack, its state and the emulator are thrown away now. README.md shows how to run a stack of your own.`);
     return 0;
   } finally {
-    // The stack goes with its state; `stack rm` also deletes Pulumi.demo.yaml.
-    if (stackMade) {
-      interrupted = false; // the clean-up runs even after Ctrl-C
-      await run(pulumi, ["stack", "rm", "--yes", "--force", ...stack], { env, quiet: true }).catch(() => undefined);
-    }
-    rmSync(STACK_CONFIG_FILE, { force: true });
-    rmSync(workDir, { recursive: true, force: true });
-    await emulator.close();
+    await cleanUp();
   }
 }
 
 main().then(
   (code) => (process.exitCode = code),
   (error) => {
-    process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    process.stderr.write(interrupted ? "npm start: interrupted; everything it made is removed\n" : `npm start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = interrupted ? 130 : 1;
   },
 );

@@ -1,14 +1,17 @@
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtModule, REPOSITORY_ROOT } from "../../engine";
 
 /**
- * `npm start` (scripts/demo.cjs), as a new user runs it: without the pulumi CLI it must say how to
- * install it and leave nothing behind; with one, it must drive the stack against a running emulator
- * and clean up. Where no CLI can be installed, a stand-in records the commands the demo runs.
+ * `npm start` (scripts/demo.cjs), as a new user runs it: without a Pulumi CLI it runs the examples
+ * offline through the engine driver and the real dynamic-provider host, printing what a Pulumi user
+ * reads, and leaves nothing behind; with one, it drives the stack against a running emulator and
+ * cleans up. Where no CLI can be installed, a stand-in records the commands the demo runs.
  */
 const DEMO = path.join(REPOSITORY_ROOT, "scripts", "demo.cjs");
 const STACK_CONFIG_FILE = path.join(REPOSITORY_ROOT, "Pulumi.demo.yaml");
@@ -44,18 +47,159 @@ function pathWithoutPulumi(): string {
     .join(path.delimiter);
 }
 
-describe("npm start without the pulumi CLI", () => {
-  it("says how to install it, exits 1 and leaves nothing running or written", async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, PATH: pathWithoutPulumi() };
+/** The `pulumi` version the launcher devDependency pins (package.json): the CLI it would download. */
+const LAUNCHER_VERSION = (JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies.pulumi!;
+const { choosePulumiCli } = createRequire(__filename)(path.join(REPOSITORY_ROOT, "scripts", "pulumi-cli.cjs")) as {
+  choosePulumiCli(options: { root: string; offline: boolean; say: (line: string) => void; searchPath?: string; pulumiHome?: string; downloadSite?: string; probeTimeoutMs?: number }): Promise<{ cli?: { command: string; args: string[]; source: string }; reason?: string }>;
+};
+
+/** The lines of one section of the offline run: from its heading to the next. */
+function section(stdout: string, heading: string): string[] {
+  const start = stdout.indexOf(`\u2500\u2500 ${heading}`);
+  expect(start, `no section "${heading}"`).toBeGreaterThanOrEqual(0);
+  const end = stdout.indexOf("\u2500\u2500 ", start + 3);
+  return stdout.slice(start, end < 0 ? undefined : end).split("\n").slice(1).filter((line) => line.trim() !== "");
+}
+
+/** The resource lines of a section: ` <symbol> <type>  <name>  <what>`. */
+function stepLines(lines: string[]): string[] {
+  return lines.filter((line) => /^ (\+|~|-|\+-| ) +pulumi-nodejs:dynamic\//.test(line));
+}
+
+describe("npm start without a Pulumi CLI (the offline path, from the build)", () => {
+  let result: Finished;
+  let temporary: string;
+  let emulatorUrl: string;
+
+  beforeAll(async () => {
+    builtModule("dist/engine/index.js"); // the demo runs with --no-build: the build must be current
+    builtModule("dist/examples/program.js");
+    // Its own temporary folder, so that the test sees whether the run left anything there.
+    temporary = mkdtempSync(path.join(tmpdir(), "insights-start-"));
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: pathWithoutPulumi(), TMPDIR: temporary, INSIGHTS_DEMO_PII_FINISH_MS: "0" };
     delete env.NODE_OPTIONS;
-    const result = await finish("npm", ["start"], env);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain("`pulumi` is not on PATH");
-    expect(result.stderr).toContain("curl -fsSL https://get.pulumi.com | sh");
-    expect(result.stderr).toContain("brew install pulumi/tap/pulumi");
-    // Checked before anything else: no emulator, no stack; and "close" means no process was left holding the output.
-    expect(result.stdout).not.toContain("listening on");
+    result = await finish(process.execPath, [DEMO, "--no-build", "--offline"], env);
+    emulatorUrl = /emulator: listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(result.stdout)?.[1] ?? "";
+  }, 120_000);
+  afterAll(() => {
+    if (temporary) rmSync(temporary, { recursive: true, force: true });
+  });
+
+  it("exits 0 and says first that this is not the Pulumi engine, why, and how to get the real path", () => {
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const [first] = result.stdout.split("\n");
+    expect(first).toMatch(/^This is not the Pulumi engine: `--offline` was given, /);
+    expect(first).toContain("curl -fsSL https://get.pulumi.com | sh");
+  });
+
+  it("previews every resource of the examples as a create", () => {
+    const steps = stepLines(section(result.stdout, "pulumi preview\n"));
+    for (const name of ["north-america", "premium-live-sports", "roku-devices", "san-cities", "forget-viewers"]) {
+      expect(steps.some((line) => line.startsWith(" +  ") && line.includes(`  ${name}  create`)), name).toBe(true);
+    }
+    expect(steps.every((line) => line.startsWith(" +  ") && line.endsWith("  create"))).toBe(true);
+    expect(section(result.stdout, "pulumi preview\n")).toContain(`    + ${steps.length} to create`);
+  });
+
+  it("applies them with the resources' own progress lines and prints the outputs, secrets as [secret]", () => {
+    const lines = section(result.stdout, "pulumi up --yes\n");
+    const steps = stepLines(lines);
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.every((line) => line.startsWith(" +  ") && /  created \(\d+\.\d+s\)$/.test(line))).toBe(true);
+    // The host's own lines travel on its stdout pipe and may come after the gRPC answer: anywhere in the run.
+    expect(result.stdout).toMatch(/^ {4}PiiOptOutRequest "forget-viewers": 1 request: 1 FINISHED/m);
+    expect(lines).toContain('    optOutStatus: "FINISHED"');
+    expect(lines).toContain("    optOutIdentifierCount: 2");
+    expect(lines).toContain('    viewerSummary: "[secret]"');
+    expect(lines.some((line) => /^ {8}"northAmerica": "\d+",?$/.test(line))).toBe(true);
+    expect(lines).toContain(`    + ${steps.length} created`);
+    // The viewers to forget never show, anywhere.
+    for (const viewer of ["viewer-000123", "viewer-000456", "viewer-000001"]) expect(result.stdout).not.toContain(viewer);
+  });
+
+  it("previews no change when nothing changed", () => {
+    const lines = section(result.stdout, "pulumi preview (nothing changed");
+    expect(stepLines(lines)).toEqual([]);
+    expect(lines.some((line) => /^ {4}\d+ unchanged$/.test(line))).toBe(true);
+  });
+
+  it("refuses a setting that is not valid in the preview, with the property's path", () => {
+    const lines = section(result.stdout, "pulumi config set insights:adoptFilterId");
+    expect(lines).toContain("    error: roku-devices: adoptId: must be the numeric id of an existing saved filter");
+    expect(lines).toContain("    1 failed");
+  });
+
+  it("shows a change made in the console as drift on refresh, and the next update puts it back", () => {
+    const refreshed = section(result.stdout, "pulumi refresh --yes");
+    expect(refreshed.find((line) => line.includes("  north-america  updated"))).toMatch(/\[diff: .*~name, ~rules\]/);
+    expect(refreshed).toContain('      name: "North America, no test devices" => "North America, no test devices (edited)"');
+    const putBack = section(result.stdout, "pulumi up --yes (puts the declaration back)");
+    expect(putBack).toContain('    SavedFilter "North America, no test devices": rules change');
+    expect(stepLines(putBack).map((line) => line.replace(/ \(\d+\.\d+s\)$/, ""))).toEqual([" ~  pulumi-nodejs:dynamic/insights:SavedFilter  north-america  updated"]);
+    expect(putBack).toContain("    ~ 1 updated");
+  });
+
+  it("destroys the stack and leaves nothing behind: no stack file, no temporary folder, the emulator stopped", async () => {
+    const destroyed = stepLines(section(result.stdout, "pulumi destroy --yes"));
+    expect(destroyed.length).toBe(stepLines(section(result.stdout, "pulumi preview\n")).length);
+    expect(destroyed.every((line) => line.startsWith(" -  ") && line.endsWith("  deleted"))).toBe(true);
     expect(existsSync(STACK_CONFIG_FILE)).toBe(false);
+    expect(readdirSync(temporary)).toEqual([]);
+    expect(emulatorUrl).not.toBe("");
+    await expect(fetch(`${emulatorUrl}/_emulator/health`)).rejects.toThrow();
+  });
+});
+
+describe("choosing the Pulumi CLI (scripts/pulumi-cli.cjs)", () => {
+  const say = () => undefined;
+  let home: string;
+  beforeAll(() => {
+    home = mkdtempSync(path.join(tmpdir(), "pulumi-home-"));
+  });
+  afterAll(() => {
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it("says at once why the launcher cannot download the CLI when the download site refuses", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    const choice = await choosePulumiCli({ root: REPOSITORY_ROOT, offline: false, say, searchPath: pathWithoutPulumi(), pulumiHome: home, downloadSite: `http://127.0.0.1:${port}/install.sh` });
+    expect(choice.cli).toBeUndefined();
+    expect(choice.reason).toBe(`no \`pulumi\` on PATH, and the launcher cannot download the CLI ${LAUNCHER_VERSION}: 127.0.0.1:${port} cannot be reached (ECONNREFUSED)`);
+  });
+
+  it("gives up on a download site that does not answer, with the limit it waited", async () => {
+    // Accepts connections and never answers.
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const choice = await choosePulumiCli({ root: REPOSITORY_ROOT, offline: false, say, searchPath: pathWithoutPulumi(), pulumiHome: home, downloadSite: `http://127.0.0.1:${port}/install.sh`, probeTimeoutMs: 300 });
+      expect(choice.cli).toBeUndefined();
+      expect(choice.reason).toContain(`127.0.0.1:${port} did not answer within 0.3 s`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("uses a CLI the launcher downloaded before, and a pulumi on PATH before anything", async () => {
+    const bin = path.join(home, "versions", LAUNCHER_VERSION, "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(path.join(bin, "pulumi"), "#!/bin/sh\n", { mode: 0o755 });
+    const cached = await choosePulumiCli({ root: REPOSITORY_ROOT, offline: false, say, searchPath: pathWithoutPulumi(), pulumiHome: home, downloadSite: "http://127.0.0.1:1/" });
+    expect(cached.cli).toEqual({ command: process.execPath, args: [require.resolve("pulumi/run.js", { paths: [REPOSITORY_ROOT] })], source: `${path.join(bin, "pulumi")} (downloaded by the pulumi ${LAUNCHER_VERSION} launcher (node_modules/pulumi))` });
+    const onPath = await choosePulumiCli({ root: REPOSITORY_ROOT, offline: false, say, searchPath: bin, pulumiHome: home });
+    expect(onPath.cli).toEqual({ command: path.join(bin, "pulumi"), args: [], source: `${path.join(bin, "pulumi")} (on PATH)` });
+    // The launcher in node_modules/.bin, which `npm start` puts on PATH, is not taken for a CLI.
+    const launcherOnPath = await choosePulumiCli({ root: REPOSITORY_ROOT, offline: false, say, searchPath: path.join(REPOSITORY_ROOT, "node_modules", ".bin"), pulumiHome: home });
+    expect(launcherOnPath.cli?.source).toBe(cached.cli?.source);
+    const offline = await choosePulumiCli({ root: REPOSITORY_ROOT, offline: true, say, searchPath: bin, pulumiHome: home });
+    expect(offline).toEqual({ cli: undefined, reason: "`--offline` was given" });
   });
 });
 
@@ -101,6 +245,7 @@ const record = (extra) => fs.appendFileSync(${JSON.stringify(log)}, JSON.stringi
     const result = await finish(process.execPath, [DEMO, "--no-build"], env);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
+    expect(result.stdout.split("\n")[0]).toBe(`npm start: the Pulumi CLI is ${path.join(binDir, "pulumi")} (on PATH).`);
     const calls = readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { args: string[]; input?: string; backend: string; passphrase: boolean; health?: number; filters?: string[] });
     expect(calls.map((call) => call.args.filter((arg) => !arg.startsWith("http") && !arg.startsWith("/")).join(" "))).toEqual([
       "stack init demo",
