@@ -16,7 +16,7 @@ import {
   resolveRange,
 } from "./core/time-range";
 import type { CallOptions } from "./core/transport";
-import { estimateMatch, type MatchEstimate, type MatchEstimateParams } from "./match-estimate";
+import { estimateMatch, takeSessionSample, type MatchEstimate, type MatchEstimateParams, type SessionSample, type SessionSampleParams } from "./match-estimate";
 import { checkFilterArguments, checkInteger, checkKnownKeys, type FilterArguments, type SessionFilters } from "./core/validation";
 
 /** Spec 4.3, 8: sessions per viewer-sessions response. */
@@ -106,6 +106,14 @@ export class SessionsApi extends QueryFamily {
    */
   estimateMatch(params: MatchEstimateParams, requestOptions?: CallOptions): Promise<MatchEstimate> {
     return estimateMatch(this, this.now(), params, requestOptions);
+  }
+
+  /**
+   * Sample sessions of a few windows spread over recent days, taken once to estimate any number of
+   * rule trees without more requests (`estimateFromSample`, provider/client/match-estimate.ts).
+   */
+  sample(params: SessionSampleParams = {}, requestOptions?: CallOptions): Promise<SessionSample> {
+    return takeSessionSample(this, this.now(), params, requestOptions);
   }
 
   /**

@@ -99,7 +99,13 @@ describe("npm start without a Pulumi CLI (the offline path, from the build)", ()
       expect(steps.some((line) => line.startsWith(" +  ") && line.includes(`  ${name}  create`)), name).toBe(true);
     }
     expect(steps.every((line) => line.startsWith(" +  ") && line.endsWith("  create"))).toBe(true);
-    expect(section(result.stdout, "pulumi preview\n")).toContain(`    + ${steps.length} to create`);
+    const preview = section(result.stdout, "pulumi preview\n");
+    expect(preview).toContain(`    + ${steps.length} to create`);
+    // What the rules of each filter to create match (README "Match-rate estimates in previews"), set members included.
+    const estimate = String.raw`matches ≈ \d+\.\d% of sampled sessions \(95%: \d+\.\d-\d+\.\d%, n = [1-9]\d*\)`;
+    // The host's lines travel on its stdout pipe and may come after the gRPC answer: anywhere in the run.
+    expect(result.stdout).toMatch(new RegExp(`^    SavedFilter "North America, no test devices": ${estimate}$`, "m"));
+    expect(result.stdout).toMatch(new RegExp(`^      filters\\["san-diego"\\]: ${estimate}$`, "m"));
   });
 
   it("applies them with the resources' own progress lines and prints the outputs, secrets as [secret]", () => {
@@ -135,7 +141,8 @@ describe("npm start without a Pulumi CLI (the offline path, from the build)", ()
     expect(refreshed.find((line) => line.includes("  north-america  updated"))).toMatch(/\[diff: .*~name, ~rules\]/);
     expect(refreshed).toContain('      name: "North America, no test devices" => "North America, no test devices (edited)"');
     const putBack = section(result.stdout, "pulumi up --yes (puts the declaration back)");
-    expect(putBack).toContain('    SavedFilter "North America, no test devices": rules change');
+    expect(result.stdout).toContain('\n    SavedFilter "North America, no test devices": rules change\n');
+    expect(result.stdout).toMatch(/^ {4}matches ≈ \d+\.\d% of sampled sessions .*, was ≈ \d+\.\d%$/m);
     expect(stepLines(putBack).map((line) => line.replace(/ \(\d+\.\d+s\)$/, ""))).toEqual([" ~  pulumi-nodejs:dynamic/insights:SavedFilter  north-america  updated"]);
     expect(putBack).toContain("    ~ 1 updated");
   });

@@ -1,4 +1,4 @@
-import type { JournalEntry } from "../../emulator";
+import type { EmulatorOptions, JournalEntry } from "../../emulator";
 import {
   captureDynamicResource, createTestProject, secret, startProviderHost,
   type CapturedDynamicResource, type PropertyMap, type ProviderHost, type TestProject,
@@ -39,6 +39,8 @@ export interface FixtureOptions {
    * fresh test project whose node_modules resolve pulumi-insights, removed on close.
    */
   projectDir?: string;
+  /** Options of the test emulator (its clock, faults, PII timing). */
+  emulatorOptions?: EmulatorOptions;
 }
 
 /**
@@ -54,14 +56,20 @@ export const STEADY_BATCHING = { INSIGHTS_BATCH_WINDOW_MS: "200", INSIGHTS_BATCH
  */
 export const QUICK_UNKNOWN_OUTCOME = { INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS: "1000" };
 
+/**
+ * Previews sample sessions for their match-rate line (provider/resources/saved-filter/match-preview.ts):
+ * off unless a test is about it, so that request counts stay those of the resource itself.
+ */
+export const NO_MATCH_ESTIMATE = { INSIGHTS_MATCH_ESTIMATE: "false" };
+
 /** Starts a {@link ProviderFixture}. */
 export async function startProviderFixture(options: FixtureOptions): Promise<ProviderFixture> {
-  const emulator = await startTestEmulator();
+  const emulator = await startTestEmulator(options.emulatorOptions);
   // A given directory is the user's: it is used as it is and left in place.
   const project: TestProject = options.projectDir === undefined ? createTestProject() : { dir: options.projectDir, remove: () => {} };
   const [captured, host] = await Promise.all([
     captureDynamicResource({ module: options.module, exportName: options.exportName, args: options.args }),
-    startProviderHost({ projectDir: project.dir, env: { ...STEADY_BATCHING, ...QUICK_UNKNOWN_OUTCOME, ...options.hostEnv } }),
+    startProviderHost({ projectDir: project.dir, env: { ...STEADY_BATCHING, ...QUICK_UNKNOWN_OUTCOME, ...NO_MATCH_ESTIMATE, ...options.hostEnv } }),
   ]);
   await host.configure({
     "insights:baseUrl": emulator.url,

@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { sharedFilterBatcher } from "./batcher";
 import { configureFromStack, report, sharedClient } from "../../host/runtime";
+import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
 import type { SavedFilterInput } from "../../schema";
 import {
   checkFilterSpec,
@@ -47,14 +48,20 @@ function withContext(name: string, action: string, error: unknown): Error {
 export const provider: Required<pulumi.dynamic.ResourceProvider> = {
   async configure(request) {
     configureFromStack(request.config);
+    configureMatchEstimate(request.config);
   },
 
   /**
    * Validates every input with its exact path and what would be valid; values of pre-set fields are
    * checked against the lookups (spec 2.7, 4.8) so a typo fails the preview, not the account.
    */
-  async check(_olds, news) {
+  async check(olds, news) {
     const failures = await checkFilterSpec(sharedClient, news, "", DeclaredFilter);
+    // A filter to create (no inputs before): what its rules would match (a change says it in diff).
+    if (failures.length === 0 && olds.rules === undefined) {
+      const lines = await matchEstimateLines(news.rules);
+      if (lines.length > 0) report(`SavedFilter "${String(news.name)}": ${lines.join("\n")}`);
+    }
     return {
       inputs: news,
       failures: failures.map(({ path, reason }) => ({ property: path.split(/[.[]/)[0]!, reason: `${path}: ${reason}` })),
@@ -70,7 +77,10 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     const current = olds as Partial<SavedFilterInput>;
     const changed = plannedChanges(current, news);
     const text = describeRulesChange(current, news, changed);
-    if (text) report(`SavedFilter "${String(news.name)}": rules change\n${text}`);
+    if (text) {
+      const estimate = await matchEstimateLines(news.rules, current.rules);
+      report(`SavedFilter "${String(news.name)}": rules change\n${text.replace(/\n+$/, "")}${estimate.map((line) => `\n${line}`).join("")}`);
+    }
     return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
   },
 

@@ -5,6 +5,7 @@ import { FilterItemError, sharedFilterBatcher } from "./batcher";
 import type { InsightsClient } from "../../client";
 import { configureFromStack, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
 import { UnknownOutcomeError } from "../../host/unknown-outcome";
+import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
 import { isUnknown } from "../../rules";
 import { isJsonObject } from "../../schema";
 import { describeChoices } from "../../schema/suggest";
@@ -191,12 +192,13 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
 }
 
 /** Lines that show one member's planned change, or none when it does not change. */
-function describeMember(key: string, spec: unknown, previous: Partial<SavedFilterSetOutputs>, adopt: unknown): string[] {
+async function describeMember(key: string, spec: unknown, previous: Partial<SavedFilterSetOutputs>, adopt: unknown): Promise<string[]> {
   const path = memberPath(key);
   if (previous.ids?.[key] === undefined) {
     const adoptId = isJsonObject(adopt) ? adopt[key] : undefined;
     const pending = previous.unknownOutcome?.includes(key) ? " (an earlier create's outcome is unknown: its filter is looked for first)" : "";
-    return [`  + ${path}: added${typeof adoptId === "string" ? ` (adopting filter ${adoptId})` : pending}`];
+    const estimate = isJsonObject(spec) ? await matchEstimateLines(spec.rules) : [];
+    return [`  + ${path}: added${typeof adoptId === "string" ? ` (adopting filter ${adoptId})` : pending}`, ...estimate.map((line) => `      ${line}`)];
   }
   if (isUnknown(spec) || !isJsonObject(spec)) return [`  ~ ${path}: changes (not known until apply)`];
   const current = previous.filters?.[key] ?? {};
@@ -205,7 +207,10 @@ function describeMember(key: string, spec: unknown, previous: Partial<SavedFilte
   if (changed.length === 0) return [];
   const rulesDiff = describeRulesChange(current, news, changed);
   const lines = [`  ~ ${path}: ${changed.join(", ")}`];
-  if (rulesDiff) lines.push(...rulesDiff.replace(/\n+$/, "").split("\n").map((line) => `      ${line}`));
+  if (rulesDiff) {
+    lines.push(...rulesDiff.replace(/\n+$/, "").split("\n").map((line) => `      ${line}`));
+    lines.push(...(await matchEstimateLines((news as { rules?: unknown }).rules, (current as { rules?: unknown }).rules)).map((line) => `      ${line}`));
+  }
   return lines;
 }
 
@@ -213,13 +218,14 @@ function describeMember(key: string, spec: unknown, previous: Partial<SavedFilte
 export const provider: Required<pulumi.dynamic.ResourceProvider> = {
   async configure(request) {
     configureFromStack(request.config);
+    configureMatchEstimate(request.config);
   },
 
   /**
    * Validates every member as SavedFilter does, with paths such as `filters["paris"].rules.rules[0].field`
    * and lookup values included, and the adoption map.
    */
-  async check(_olds, news) {
+  async check(olds, news) {
     const failures: pulumi.dynamic.CheckFailure[] = [];
     const filters = news.filters;
     if (filters === undefined) {
@@ -233,6 +239,13 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
       }
     }
     failures.push(...checkAdopt(news.adopt, filters));
+    // A set to create (no inputs before): what each member's rules would match (changes say it in diff).
+    if (failures.length === 0 && olds.filters === undefined && isJsonObject(filters)) {
+      const members = await Promise.all(Object.entries(filters).map(async ([key, spec]) =>
+        (isJsonObject(spec) ? await matchEstimateLines(spec.rules) : []).map((line) => `  ${memberPath(key)}: ${line}`)));
+      const lines = members.flat();
+      if (lines.length > 0) report(`SavedFilterSet (${Object.keys(filters).length} members):\n${lines.join("\n")}`);
+    }
     return { inputs: news, failures };
   },
 
@@ -249,7 +262,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
       return { changes: true, replaces: [], deleteBeforeReplace: false };
     }
     const filters = news.filters;
-    const changed = Object.entries(filters).map(([key, spec]) => describeMember(key, spec, previous, news.adopt)).filter((lines) => lines.length > 0);
+    const changed = (await Promise.all(Object.entries(filters).map(([key, spec]) => describeMember(key, spec, previous, news.adopt)))).filter((lines) => lines.length > 0);
     const removed = Object.entries(previous.ids ?? {})
       .filter(([key]) => !(key in filters))
       .map(([key, id]) => [`  - ${memberPath(key)}: removed (filter ${id} is deleted)`]);
