@@ -4,6 +4,7 @@ import { parseIsoDuration } from "./clock";
 import { FaultRuleInput } from "./faults";
 import { badRequest, isJsonObject, type RouteResult } from "./http";
 import { sentEmails } from "./pii/emails";
+import { PiiDeletionFault } from "./pii/store";
 import { RateBudgetInput, rateBudgetsFrom } from "./rate-budgets";
 import type { EmulatorState, StateSnapshot } from "./state";
 import { toEpochMs } from "./state";
@@ -71,6 +72,13 @@ export function handleControl(
       const account = emulator.addAccount(parse(AccountConfig, body, label));
       return { status: 201, body: { clientId: account.config.clientId, features: account.config.features, dialect: account.dialect } };
     }
+    case "GET /pii-deletion-faults":
+      return { body: { faults: accountNamed(emulator, query.get("account") ?? "dev").pii.listDeletionFaults() } };
+    case "POST /pii-deletion-faults": {
+      // emulator/README.md "Fault rules": PII deletion that lags or keeps viewers' data.
+      const { account, ...fault } = parse(PiiDeletionFaultInput, body, label);
+      return { status: 201, body: { faults: accountNamed(emulator, account).pii.addDeletionFault(fault) } };
+    }
     case "GET /emails":
       // PII opt-out notification e-mails "sent" so far (spec 3.1, 6).
       return { body: { emails: sentEmails(emulator) } };
@@ -91,14 +99,25 @@ export function handleControl(
 const CONTROL_ROUTES: ReadonlySet<string> = new Set([
   "GET /health", "POST /reset", "GET /state", "POST /state", "GET /clock", "POST /clock", "GET /faults", "POST /faults",
   "DELETE /faults", "GET /requests", "DELETE /requests", "GET /accounts", "POST /accounts", "GET /emails", "POST /latency",
-  "GET /rate-budgets", "POST /rate-budgets",
+  "GET /rate-budgets", "POST /rate-budgets", "GET /pii-deletion-faults", "POST /pii-deletion-faults",
 ]);
 
 /** The query parameters each control endpoint takes; the others take none. */
 const CONTROL_QUERY_PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   "DELETE /faults": ["id"],
   "GET /requests": ["since"],
+  "GET /pii-deletion-faults": ["account"],
 };
+
+const PiiDeletionFaultInput = PiiDeletionFault.extend({ account: z.string().default("dev") });
+
+/** The account with this client id; 400 naming the known ones otherwise. */
+function accountNamed(emulator: EmulatorState, clientId: string) {
+  const accounts = emulator.listAccounts();
+  const account = accounts.find((candidate) => candidate.config.clientId === clientId);
+  if (account === undefined) throw badRequest(`no account "${clientId}"; the accounts are ${accounts.map((candidate) => candidate.config.clientId).join(", ")}`, "account");
+  return account;
+}
 
 const ClockInput = z.strictObject({
   /** ISO 8601 time or epoch milliseconds. */

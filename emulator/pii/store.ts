@@ -25,6 +25,11 @@ export const StoredPiiRequest = z.object({
   createdMs: z.number().int(),
   startedMs: z.number().int(),
   finishedMs: z.number().int(),
+  /**
+   * A deletion fault that acted on this request (emulator/README.md "Fault rules", PII deletion):
+   * the viewers whose data it keeps, and how long after FINISHED the others' data is deleted.
+   */
+  deletion: z.object({ keptViewers: z.array(z.string()), lagMs: z.number().int().nonnegative() }).optional(),
 });
 /** A {@link StoredPiiRequest}. */
 export type StoredPiiRequest = z.infer<typeof StoredPiiRequest>;
@@ -37,6 +42,20 @@ export const PiiStoreSnapshot = z.object({
 });
 /** A {@link PiiStoreSnapshot}. */
 export type PiiStoreSnapshot = z.infer<typeof PiiStoreSnapshot>;
+
+/**
+ * A PII deletion fault (emulator/README.md "Fault rules"): the next `times` requests of the account
+ * reach FINISHED as usual, but the data of the first `keepViewers` viewers they name is never deleted
+ * (and their sessions keep being collected), and the others' is deleted `lagMs` after FINISHED.
+ * What a verification of the deletion must notice.
+ */
+export const PiiDeletionFault = z.strictObject({
+  keepViewers: z.number().int().nonnegative().default(0),
+  lagMs: z.number().int().nonnegative().default(0),
+  times: z.number().int().positive().default(1),
+});
+/** A {@link PiiDeletionFault}. */
+export type PiiDeletionFault = z.infer<typeof PiiDeletionFault>;
 
 /** What a POST asks for, after the route validated its shape (spec 4.10). */
 export interface PiiSubmission {
@@ -97,6 +116,19 @@ export class PiiStore {
   private submitted = new Set<string>();
   /** The opt-out of every viewer a request names, kept up to date by {@link add}. */
   private optOuts = new Map<string, ViewerOptOut>();
+  /** Deletion faults waiting for the next requests, in order. */
+  private deletionFaults: PiiDeletionFault[] = [];
+
+  /** Adds a deletion fault for the next requests (see {@link PiiDeletionFault}); returns those waiting. */
+  addDeletionFault(fault: PiiDeletionFault): PiiDeletionFault[] {
+    this.deletionFaults.push({ ...fault });
+    return this.listDeletionFaults();
+  }
+
+  /** The deletion faults still waiting for a request. */
+  listDeletionFaults(): PiiDeletionFault[] {
+    return this.deletionFaults.map((fault) => ({ ...fault }));
+  }
 
   /**
    * Creates a request from the new identifiers of a submission (spec 3.1, 4.10). An identifier
@@ -131,6 +163,7 @@ export class PiiStore {
       // A STARTED phase that would begin at or after FINISHED is skipped (spec 3.1 allows ENQUEUED -> FINISHED).
       startedMs: Math.min(nowMs + timing.startAfterMs, finishedMs),
       finishedMs,
+      ...this.takeDeletionFault(fresh, submission.identifierKind),
     };
     this.add(request);
     return { request, created: fresh.length, ignored: submission.identifiers.length - fresh.length };
@@ -203,11 +236,23 @@ export class PiiStore {
       const viewer = viewerOf(identifier, request.identifierKind);
       if (viewer === undefined) continue;
       const known = this.optOuts.get(viewer);
+      // A viewer a deletion fault keeps: this request neither stops collection nor deletes anything.
+      const kept = request.deletion?.keptViewers.includes(viewer) ?? false;
       this.optOuts.set(viewer, {
-        stopMs: Math.min(known?.stopMs ?? Infinity, request.createdMs),
-        deleteMs: Math.min(known?.deleteMs ?? Infinity, request.finishedMs),
+        stopMs: Math.min(known?.stopMs ?? Infinity, kept ? Infinity : request.createdMs),
+        deleteMs: Math.min(known?.deleteMs ?? Infinity, kept ? Infinity : request.finishedMs + (request.deletion?.lagMs ?? 0)),
       });
     }
+  }
+
+  /** The `deletion` of a new request naming `identifiers`, from the first waiting deletion fault. */
+  private takeDeletionFault(identifiers: readonly string[], kind: IdentifierKind): Pick<StoredPiiRequest, "deletion"> {
+    const fault = this.deletionFaults[0];
+    if (fault === undefined) return {};
+    fault.times--;
+    if (fault.times === 0) this.deletionFaults.shift();
+    const viewers = identifiers.map((identifier) => viewerOf(identifier, kind)).filter((viewer): viewer is string => viewer !== undefined);
+    return { deletion: { keptViewers: viewers.slice(0, fault.keepViewers), lagMs: fault.lagMs } };
   }
 
   /**

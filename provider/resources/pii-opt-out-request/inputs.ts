@@ -16,7 +16,9 @@ export const OPT_OUT_DEFAULTS = {
   /** Half an hour: the emulator finishes in 5 minutes by default; the real service takes longer. */
   waitTimeoutSeconds: 1_800,
   pollIntervalSeconds: 10,
-} satisfies { waitForCompletion: boolean; waitTimeoutSeconds: number; pollIntervalSeconds: number };
+  /** Check after FINISHED that the viewers' sessions are gone (verification.ts). */
+  verifyDeletion: true,
+} satisfies { waitForCompletion: boolean; waitTimeoutSeconds: number; pollIntervalSeconds: number; verifyDeletion: boolean };
 
 /** The two identifier properties: both kinds travel in `viewer_id` (spec 4.10). */
 export const IDENTIFIER_PROPERTIES = { viewer: "viewerIds", user: "userIds" } as const;
@@ -41,6 +43,7 @@ const DeclaredInputs = z.object({
   waitForCompletion: z.boolean({ error: "must be true or false" }).optional(),
   waitTimeoutSeconds: z.number({ error: "must be a number of seconds" }).positive("must be a positive number of seconds").max(86_400 * 7, "must be at most a week (604800 seconds)").optional(),
   pollIntervalSeconds: z.number({ error: "must be a number of seconds" }).min(0.01, "must be at least 0.01 seconds").max(3_600, "must be at most 3600 seconds").optional(),
+  verifyDeletion: z.boolean({ error: "must be true or false" }).optional(),
   resourceName: z.string().optional(),
 });
 
@@ -52,6 +55,7 @@ export interface OptOutDeclaration {
   waitForCompletion: boolean;
   waitTimeoutSeconds: number;
   pollIntervalSeconds: number;
+  verifyDeletion: boolean;
   resourceName?: string;
 }
 
@@ -101,6 +105,7 @@ export function declarationOf(inputs: Record<string, unknown>): OptOutDeclaratio
     waitForCompletion: parsed.waitForCompletion ?? OPT_OUT_DEFAULTS.waitForCompletion,
     waitTimeoutSeconds: parsed.waitTimeoutSeconds ?? OPT_OUT_DEFAULTS.waitTimeoutSeconds,
     pollIntervalSeconds: parsed.pollIntervalSeconds ?? OPT_OUT_DEFAULTS.pollIntervalSeconds,
+    verifyDeletion: parsed.verifyDeletion ?? OPT_OUT_DEFAULTS.verifyDeletion,
     ...(parsed.resourceName === undefined ? {} : { resourceName: parsed.resourceName }),
   };
 }

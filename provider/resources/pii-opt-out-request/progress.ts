@@ -23,6 +23,9 @@ export const TrackedRequest = z.object({
   /** The POST answer's counts (spec 2.9; `ignored` per docs/api.md 10.3); submitted requests only. */
   created: z.number().int().nonnegative().optional(),
   ignored: z.number().int().nonnegative().optional(),
+  /** When the service created it and when it became FINISHED (spec 2.9 `created_at`, `updated_at`), once read. */
+  createdAt: z.string().optional(),
+  finishedAt: z.string().optional(),
 });
 /** A {@link TrackedRequest}. */
 export type TrackedRequest = z.infer<typeof TrackedRequest>;

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { InternalServerError, RateLimitError } from "../../client/core/errors";
@@ -19,6 +20,8 @@ import {
   type OptOutDeclaration,
 } from "./inputs";
 import { revealed, wireSecret, type WireSecret } from "../../host/wire-secret";
+import { buildReceipt, type PiiOptOutReceipt } from "./receipt";
+import { describeVerification, verifyDeletion, type DeletionVerification } from "./verification";
 
 /**
  * The host side of the PiiOptOutRequest resource (spec 2.9, 3.1, 4.10): submits the declared
@@ -49,7 +52,12 @@ export interface PiiOptOutOutputs {
   waitForCompletion: boolean;
   waitTimeoutSeconds: number;
   pollIntervalSeconds: number;
+  verifyDeletion: boolean;
   resourceName?: string;
+  /** The deletion check after FINISHED (verification.ts); absent before it or with `verifyDeletion` false. */
+  verification?: DeletionVerification;
+  /** The audit receipt (receipt.ts). */
+  receipt: PiiOptOutReceipt;
 }
 
 /** The parts of stored outputs the host reads back (tolerant: older or partial states parse too). */
@@ -63,7 +71,10 @@ const StoredOutputs = z.looseObject({
   waitForCompletion: z.boolean().optional(),
   waitTimeoutSeconds: z.number().optional(),
   pollIntervalSeconds: z.number().optional(),
+  verifyDeletion: z.boolean().optional(),
   resourceName: z.string().optional(),
+  // Written by this provider (verification.ts); read back only to keep it when no new check runs.
+  verification: z.custom<DeletionVerification>((value) => typeof value === "object" && value !== null).optional(),
 });
 
 /** Whatever part of {@link StoredOutputs} a state holds: diff, read and delete accept any state. */
@@ -85,6 +96,7 @@ interface OptOutRun {
   declaration: OptOutDeclaration;
   batches: string[][];
   redact: (text: string) => string;
+  verification?: DeletionVerification;
 }
 
 function labelOf(declaration: Pick<OptOutDeclaration, "resourceName">, id?: string): string {
@@ -100,11 +112,43 @@ function runOf(id: string, declaration: OptOutDeclaration, salt: string, digest:
   return { id, digest, salt, progress, declaration, batches: batchesOf(declaration.identifiers), redact: personalRedactor(declaration) };
 }
 
+/**
+ * The receipt of a run: its requests with their times, the identifier figures and digest, and the
+ * verification. Made when the last check ran (or the last request finished), so an unchanged
+ * resource keeps the same receipt.
+ */
+function receiptOf(run: OptOutRun, status: OverallStatus, previouslySubmitted: number): PiiOptOutReceipt {
+  const { declaration, progress } = run;
+  const finished = progress.requests.map((request) => request.finishedAt).filter((time): time is string => time !== undefined).sort();
+  return buildReceipt({
+    generatedAt: run.verification?.checkedAt ?? finished.at(-1) ?? new Date().toISOString(),
+    status,
+    requests: progress.requests.map((request) => ({
+      id: request.id,
+      status: request.status,
+      ...(request.createdAt === undefined ? {} : { createdAt: request.createdAt }),
+      ...(request.finishedAt === undefined ? {} : { finishedAt: request.finishedAt }),
+      identifiers: request.identifiers,
+      origin: request.origin,
+    })),
+    identifiers: {
+      kind: declaration.kind,
+      count: declaration.identifiers.length,
+      created: progress.requests.reduce((sum, request) => sum + (request.created ?? 0), 0),
+      previouslySubmitted,
+      digest: run.digest,
+      digestSalt: run.salt,
+    },
+    ...(run.verification === undefined ? {} : { verification: run.verification }),
+  });
+}
+
 function outputsOf(run: OptOutRun): PiiOptOutOutputs {
   const { declaration, progress } = run;
   const batchCount = run.batches.length;
   const untracked = untrackedIdentifiers(progress, declaration.identifiers.length, batchCount);
   const adopted = progress.requests.filter((request) => request.origin === "adopted").reduce((sum, request) => sum + request.identifiers, 0);
+  const status = overallStatus(progress, batchCount);
   return {
     [IDENTIFIER_PROPERTIES[declaration.kind]]: wireSecret(declaration.identifiers),
     ...(declaration.notificationEmails === undefined ? {} : { notificationEmails: wireSecret(declaration.notificationEmails) }),
@@ -113,7 +157,7 @@ function outputsOf(run: OptOutRun): PiiOptOutOutputs {
     identifierDigest: run.digest,
     identifierDigestSalt: run.salt,
     requests: progress.requests.map((request) => ({ ...request })),
-    status: overallStatus(progress, batchCount),
+    status,
     batchCount,
     batchesSubmitted: progress.batchesSubmitted,
     previouslySubmitted: adopted + untracked,
@@ -121,8 +165,34 @@ function outputsOf(run: OptOutRun): PiiOptOutOutputs {
     waitForCompletion: declaration.waitForCompletion,
     waitTimeoutSeconds: declaration.waitTimeoutSeconds,
     pollIntervalSeconds: declaration.pollIntervalSeconds,
+    verifyDeletion: declaration.verifyDeletion,
     ...(declaration.resourceName === undefined ? {} : { resourceName: declaration.resourceName }),
+    ...(run.verification === undefined ? {} : { verification: run.verification }),
+    receipt: receiptOf(run, status, adopted + untracked),
   };
+}
+
+/**
+ * Once every request is FINISHED and `verifyDeletion` is on, checks that the viewers' sessions are
+ * gone (verification.ts) and prints the figures, with a warning for identifiers still present. A
+ * check that fails counts as not verifiable; one line says why (redacted), and the run goes on.
+ */
+async function verify(run: OptOutRun): Promise<void> {
+  if (!run.declaration.verifyDeletion || overallStatus(run.progress, run.batches.length) !== "FINISHED") return;
+  const say = reporterOf(run);
+  let failed = 0;
+  let firstFailure: unknown;
+  const { kind, identifiers } = run.declaration;
+  const checked = await verifyDeletion(sharedClient().sessions, { kind, identifiers, salt: run.salt }, Date.now, (error) => {
+    failed++;
+    firstFailure ??= error;
+  });
+  if (failed > 0) say(`verification: ${failed} check(s) failed and count as not verifiable: ${firstFailure instanceof Error ? firstFailure.message : String(firstFailure)}`);
+  // The same figures keep their first `checkedAt`, so a refresh that finds nothing new shows no drift.
+  const { checkedAt: _new, ...figures } = checked;
+  const { checkedAt: _old, ...previous } = run.verification ?? {};
+  if (run.verification === undefined || !isDeepStrictEqual(figures, previous)) run.verification = checked;
+  say(describeVerification(run.verification));
 }
 
 /** Prints `line` for this resource, with its personal data redacted (it should hold none anyway). */
@@ -201,7 +271,9 @@ function runFrom(id: string, olds: Record<string, unknown>, declaration: OptOutD
   const parsed = StoredOutputs.safeParse(olds);
   if (!parsed.success) throw redactedError(olds, action, new Error(`the stored outputs of ${id} are not those of a PiiOptOutRequest: ${z.prettifyError(parsed.error)}`));
   const stored = parsed.data;
-  return runOf(id, declaration, stored.identifierDigestSalt, stored.identifierDigest, { requests: stored.requests, batchesSubmitted: stored.batchesSubmitted });
+  const run = runOf(id, declaration, stored.identifierDigestSalt, stored.identifierDigest, { requests: stored.requests, batchesSubmitted: stored.batchesSubmitted });
+  if (stored.verification !== undefined && declaration.verifyDeletion) run.verification = stored.verification;
+  return run;
 }
 
 /** The list of a property, canonical, or undefined when absent. */
@@ -221,6 +293,7 @@ function storedDeclaration(olds: Record<string, unknown>, stored: StoredParts = 
     waitForCompletion: stored.waitForCompletion ?? OPT_OUT_DEFAULTS.waitForCompletion,
     waitTimeoutSeconds: stored.waitTimeoutSeconds ?? OPT_OUT_DEFAULTS.waitTimeoutSeconds,
     pollIntervalSeconds: stored.pollIntervalSeconds ?? OPT_OUT_DEFAULTS.pollIntervalSeconds,
+    verifyDeletion: stored.verifyDeletion ?? OPT_OUT_DEFAULTS.verifyDeletion,
     ...(stored.resourceName === undefined ? {} : { resourceName: stored.resourceName }),
   };
 }
@@ -248,7 +321,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     });
     const stored = storedParts(olds);
     const before = storedDeclaration(olds, stored);
-    const settings = (["waitForCompletion", "waitTimeoutSeconds", "pollIntervalSeconds", "resourceName"] as const).filter((property) => {
+    const settings = (["waitForCompletion", "waitTimeoutSeconds", "pollIntervalSeconds", "verifyDeletion", "resourceName"] as const).filter((property) => {
       const next = news[property] ?? (property === "resourceName" ? undefined : OPT_OUT_DEFAULTS[property]);
       return isUnknown(next) || next !== before[property];
     });
@@ -278,6 +351,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     const run = runOf(id, declaration, salt, digest, { requests: [], batchesSubmitted: 0 });
     try {
       await advance(run, false);
+      await verify(run);
       return { id, outs: outputsOf(run) };
     } catch (error) {
       throw failureOf(run, "create", error, inputs.__provider);
@@ -289,6 +363,8 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     const run = runFrom(id, props, storedDeclaration(props), "read");
     try {
       await refreshStatuses(sharedClient().pii, run.progress, reporterOf(run));
+      // Refresh checks the deletion again: the figures move as the service finishes deleting.
+      await verify(run);
     } catch (error) {
       throw new Error(run.redact(`${labelOf(run.declaration, id)}: read failed: ${error instanceof Error ? error.message : String(error)}`));
     }
@@ -300,6 +376,8 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     const run = runFrom(id, olds, declaredFrom(news, "update"), "update");
     try {
       await advance(run, true);
+      // A run that just finished, or whose check was turned on, is checked; an earlier check is kept otherwise.
+      if (run.verification === undefined) await verify(run);
       return { outs: outputsOf(run) };
     } catch (error) {
       throw failureOf(run, "update", error, news.__provider);

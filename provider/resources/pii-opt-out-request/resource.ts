@@ -1,6 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostedProvider, packageModule } from "../../host/shim";
 import type { OverallStatus, TrackedRequest } from "./progress";
+import type { PiiOptOutReceipt } from "./receipt";
+import type { DeletionVerification } from "./verification";
 import { PERSONAL_PROPERTIES } from "./inputs";
 
 /** Inputs of a {@link PiiOptOutRequest} (spec 4.10). Give `viewerIds` or `userIds`, not both. */
@@ -20,6 +22,12 @@ export interface PiiOptOutRequestArgs {
   waitTimeoutSeconds?: pulumi.Input<number>;
   /** First pause between status reads, in seconds (default 10); pauses grow up to 8 times it. */
   pollIntervalSeconds?: pulumi.Input<number>;
+  /**
+   * Once every request is FINISHED, ask the viewer-sessions endpoint for each viewer id over the
+   * 30-day retention window (spec 8) and report in `verification` which still return data. Default
+   * true; user ids cannot be checked through the API and are counted as not verifiable.
+   */
+  verifyDeletion?: pulumi.Input<boolean>;
 }
 
 /**
@@ -49,6 +57,14 @@ export class PiiOptOutRequest extends pulumi.dynamic.Resource {
   declare readonly status: pulumi.Output<OverallStatus>;
   /** Identifiers the service already had from earlier requests. */
   declare readonly previouslySubmitted: pulumi.Output<number>;
+  /**
+   * The deletion check after FINISHED (`verifyDeletion`): when it ran, how many identifiers were
+   * checked, clean, still present (by position in the sorted list and salted digest, never the value)
+   * and not verifiable. `pulumi refresh` checks again. Undefined until every request is FINISHED.
+   */
+  declare readonly verification: pulumi.Output<DeletionVerification | undefined>;
+  /** The audit receipt (format `pulumi-insights/pii-opt-out-receipt@1`, README "PiiOptOutRequest"): names no identifier. */
+  declare readonly receipt: pulumi.Output<PiiOptOutReceipt>;
 
   constructor(name: string, args: PiiOptOutRequestArgs, opts?: pulumi.CustomResourceOptions) {
     const personal = Object.fromEntries(
@@ -69,6 +85,8 @@ export class PiiOptOutRequest extends pulumi.dynamic.Resource {
         requests: undefined,
         status: undefined,
         previouslySubmitted: undefined,
+        verification: undefined,
+        receipt: undefined,
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: [...PERSONAL_PROPERTIES] }),
       "insights",

@@ -23,7 +23,7 @@ export interface StillPresentIdentifier {
 
 /** The figures of one verification, as the resource's `verification` output holds them. */
 export interface DeletionVerification {
-  /** When the check ran (ISO 8601). */
+  /** When the check found these figures (ISO 8601); a later check that finds the same keeps it. */
   checkedAt: string;
   /** Identifiers asked for. */
   checked: number;
@@ -88,6 +88,7 @@ export function describeVerification(verification: DeletionVerification): string
   const { checked, clean, stillPresent, notVerifiable } = verification;
   const figures = `verification: ${clean} of ${checked} checked identifiers clean${notVerifiable > 0 ? `, ${notVerifiable} not verifiable` : ""}`;
   if (stillPresent === 0) return figures;
-  const positions = verification.stillPresentIdentifiers.map((entry) => entry.position).join(", ");
-  return `${figures}; warning: ${stillPresent} still present (positions ${positions} of the sorted list; digests in the outputs): the service may still be deleting, \`pulumi refresh\` checks again`;
+  const shown = verification.stillPresentIdentifiers.slice(0, 10).map((entry) => `position ${entry.position} (${entry.digest})`);
+  const more = stillPresent > shown.length ? ` and ${stillPresent - shown.length} more in the outputs` : "";
+  return `${figures}; warning: ${stillPresent} still present: ${shown.join(", ")}${more} of the sorted list: the service may still be deleting, \`pulumi refresh\` checks again`;
 }

@@ -49,7 +49,11 @@ export async function refreshStatuses(pii: PiiApi, progress: SubmissionProgress,
       .filter((request) => request.status !== "FINISHED")
       .map(async (request) => {
         try {
-          request.status = (await pii.get({ id: request.id })).status;
+          const answer = await pii.get({ id: request.id });
+          request.status = answer.status;
+          // The times the receipt shows (receipt.ts).
+          if (answer.created_at !== undefined) request.createdAt = answer.created_at;
+          if (answer.status === "FINISHED" && answer.updated_at !== undefined) request.finishedAt = answer.updated_at;
         } catch (error) {
           if (!(error instanceof NotFoundError)) throw error;
           report(`request ${request.id} is not known to the service any more; its last known state is ${request.status}`);
