@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AlertDetail, AlertList, ALERT_SEVERITIES, type AlertSummary } from "../provider/schema";
+import { AlertDetail, AlertList, type AlertSummary } from "../provider/schema";
 import { BASIC, startTestEmulator, TEST_NOW, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
+import { SPEC_ALERTS } from "./support/spec-values";
 
 const CONTENT = "/insights/2.6/ai-alerts/content-metrics";
 const AD = "/insights/2.6/ai-alerts/ad-metrics";
@@ -129,7 +130,7 @@ describe("emulator AI alerts (spec 2.8, 3.2, 4.9)", () => {
       expect({ ...alert, timeline: undefined }).toEqual({ ...summary, timeline: undefined });
       const { timeline } = alert;
       expect(timeline.start).toEqual(summary.timeline.start);
-      const reached = ALERT_SEVERITIES.slice(0, ALERT_SEVERITIES.indexOf(alert.severity) + 1);
+      const reached = SPEC_ALERTS.severities.slice(0, SPEC_ALERTS.severities.indexOf(alert.severity) + 1);
       const expected = [...reached, ...(alert.status === "ended" ? ["end"] : [])];
       expect(POINT_MEMBERS.filter((member) => timeline[member] !== undefined)).toEqual(expected);
       if (alert.status === "ended") expect(timeline.end!.timestamp).toEqual(summary.timeline.end!.timestamp);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { AD_ALERT_METRICS, CONTENT_ALERT_METRICS, GROUP_BY_DIMENSIONS } from "../provider/schema";
 import { dimensionReader, rulesPredicate } from "../emulator/filtering";
 import { createWorld, viewerIdForIdentifier, type Anomaly, type SessionRecord, type World } from "../emulator/world";
 import { TEST_NOW_MS } from "./support/emulator";
+import { SPEC_ALERTS, SPEC_GROUP_BY_DIMENSIONS } from "./support/spec-values";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-const SNAKE_DIMENSIONS = GROUP_BY_DIMENSIONS.map((name) => name.replace(/-/g, "_"));
+const SNAKE_DIMENSIONS = SPEC_GROUP_BY_DIMENSIONS.map((name) => name.replace(/-/g, "_"));
 
 // One world for the whole file: generating hours is the expensive part.
 const world = createWorld(7, "dev");
@@ -197,7 +197,7 @@ describe("data world: anomalies", () => {
     expect(short.length).toBeLessThanOrEqual(60);
     expect(new Set(month.map((anomaly) => anomaly.id)).size).toBe(month.length);
     for (const anomaly of month) {
-      const metrics: readonly string[] = anomaly.kind === "content" ? CONTENT_ALERT_METRICS : AD_ALERT_METRICS;
+      const metrics: readonly string[] = anomaly.kind === "content" ? SPEC_ALERTS.contentMetrics : SPEC_ALERTS.adMetrics;
       expect(metrics).toContain(anomaly.alertMetric);
       expect(anomaly.endMs - anomaly.startMs).toBeGreaterThanOrEqual(30 * 60_000);
     }

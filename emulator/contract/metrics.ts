@@ -1,7 +1,7 @@
 /**
  * The metric vocabulary as the emulator reads the contract (docs/api.md 2.4, 4.6, 10.4). The client
  * keeps its own copy;
- * test/emulator-contract-lists.test.ts compares both with values written out from the contract.
+ * test/contract-lists.test.ts compares both with values written out from the contract.
  */
 
 /** Metric names of docs/api.md 4.6 (path form, kebab-case), in the contract's order. */

@@ -135,29 +135,60 @@ class Coalescer<Item, Result> {
     private readonly keyOf?: { key: (item: Item) => string; sameKey: SameKey },
   ) {}
 
-  /** Queues `item` and answers its result once its batch is sent. */
+  /**
+   * Queues `item` and answers its result once its batch is sent: when full, else after the wait
+   * window, so that the concurrent calls of other resources can join it.
+   */
   add(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
-      const key = this.keyOf?.key(item);
-      const shared = key !== undefined && this.keyOf?.sameKey === "share" ? this.findShared(key) : undefined;
-      if (shared) {
-        shared.waiters.push({ resolve, reject });
-        return;
-      }
-      const batch = this.batchFor(key);
-      const entry = new Entry<Item, Result>(item);
-      entry.waiters.push({ resolve, reject });
-      batch.entries.push(entry);
-      if (key !== undefined) batch.keys.set(key, entry);
-      if (batch.entries.length >= this.options.size) this.flush(batch);
-      else this.schedule(batch);
+      const { batch, joined } = this.enqueue(item, { resolve, reject });
+      // An item that joined a queued entry leaves that batch's window as it was.
+      if (!joined && this.open.includes(batch)) this.schedule(batch);
     });
   }
 
-  private findShared(key: string): Entry<Item, Result> | undefined {
+  /**
+   * Queues every item of a batch the caller already knows and sends the batches they are in at once,
+   * without waiting for the window; answers one result per item, in order.
+   */
+  addAll(items: readonly Item[]): Array<Promise<Result>> {
+    const touched = new Set<OpenBatch<Item, Result>>();
+    const results = items.map(
+      (item) =>
+        new Promise<Result>((resolve, reject) => {
+          touched.add(this.enqueue(item, { resolve, reject }).batch);
+        }),
+    );
+    for (const batch of touched) this.flush(batch);
+    return results;
+  }
+
+  /**
+   * Puts `item` in an open batch (or, for a shared key already queued, adds the waiter to its entry)
+   * and sends the batch when it is full. Answers the batch that holds the item, and whether the item
+   * joined an entry queued before.
+   */
+  private enqueue(item: Item, waiter: Waiter<Result>): { batch: OpenBatch<Item, Result>; joined: boolean } {
+    const key = this.keyOf?.key(item);
+    const shared = key !== undefined && this.keyOf?.sameKey === "share" ? this.findShared(key) : undefined;
+    if (shared) {
+      shared.entry.waiters.push(waiter);
+      return { batch: shared.batch, joined: true };
+    }
+    const batch = this.batchFor(key);
+    const entry = new Entry<Item, Result>(item);
+    entry.waiters.push(waiter);
+    batch.entries.push(entry);
+    if (key !== undefined) batch.keys.set(key, entry);
+    if (batch.entries.length >= this.options.size) this.flush(batch);
+    return { batch, joined: false };
+  }
+
+  /** The open batch holding the entry of `key`, and that entry. */
+  private findShared(key: string): { batch: OpenBatch<Item, Result>; entry: Entry<Item, Result> } | undefined {
     for (const batch of this.open) {
       const entry = batch.keys.get(key);
-      if (entry) return entry;
+      if (entry) return { batch, entry };
     }
     return undefined;
   }
@@ -265,6 +296,12 @@ export class FilterBatcher {
     return this.reads.add(id);
   }
 
+  /** {@link read} of every id a caller already knows (a SavedFilterSet), sent at once: one result per id. */
+  readAll(ids: readonly string[]): Array<Promise<SavedFilter | undefined>> {
+    for (const id of ids) this.claim(id);
+    return this.reads.addAll(ids);
+  }
+
   /**
    * Creates the filter (one POST per batch; answers come back in input order). A 429 is waited out
    * by the client's retry policy (client/core/retry.ts). When the outcome of a POST is unknown, it
@@ -277,16 +314,33 @@ export class FilterBatcher {
     return this.creates.add({ input, findEarlier });
   }
 
+  /** {@link create} of every filter a caller already knows, sent at once: one result per filter. */
+  createAll(creates: ReadonlyArray<{ input: SavedFilterInput; findEarlier: boolean }>): Array<Promise<SavedFilter>> {
+    return this.creates.addAll(creates.map(({ input, findEarlier }) => ({ input, findEarlier })));
+  }
+
   /** Merges the change into its filter (one PUT per batch; an id appears once per PUT). */
   update(change: SavedFilterUpdate): Promise<void> {
     this.claim(String(change.id));
     return this.updates.add(change);
   }
 
+  /** {@link update} with every change a caller already knows, sent at once: one result per change. */
+  updateAll(changes: readonly SavedFilterUpdate[]): Array<Promise<void>> {
+    for (const change of changes) this.claim(String(change.id));
+    return this.updates.addAll(changes);
+  }
+
   /** Deletes the filter; one that is already gone counts as deleted (one `DELETE ?id=...` per batch). */
   delete(id: string): Promise<void> {
     this.claim(id);
     return this.deletes.add(id);
+  }
+
+  /** {@link delete} of every id a caller already knows, sent at once: one result per id. */
+  deleteAll(ids: readonly string[]): Array<Promise<void>> {
+    for (const id of ids) this.claim(id);
+    return this.deletes.addAll(ids);
   }
 
   /**

@@ -7,19 +7,21 @@ import { configureFromStack, report, ResourceInitFailedError, sharedClient } fro
 import { UnknownOutcomeError } from "../../host/unknown-outcome";
 import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
 import { isUnknown } from "../../rules";
-import { isJsonObject } from "../../schema";
+import { isJsonObject, type SavedFilterInput, type SavedFilterUpdate } from "../../schema";
 import { describeChoices } from "../../schema/suggest";
 import {
+  appliedUpdate,
+  bringToDeclared,
   checkFilterSpec,
-  createOrAdopt,
   describeRulesChange,
   desiredState,
   FilterSpec,
   MANAGED_PROPERTIES,
+  planUpdate,
   plannedChanges,
   stateOf,
-  updateFilter,
   type FilterState,
+  type UpdatePlan,
 } from "./spec";
 
 /**
@@ -130,9 +132,10 @@ function failureMessage(failures: readonly string[], total: number): string {
 
 /**
  * Brings the account from `previous` (the outputs in the state, none at create) to the declared
- * members: creates (or adopts) added members, updates changed ones, deletes removed ones, all at
- * once so the batcher sends them as bulk calls. Returns the outputs of what was applied and the
- * failure of each member that was not.
+ * members: creates (or adopts) added members, updates changed ones, deletes removed ones. The set
+ * knows its whole batch, so it hands each kind to the batcher at once (bulk calls of up to 100, sent
+ * without waiting for the batching window). Returns the outputs of what was applied and the failure
+ * of each member that was not.
  */
 async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record<string, unknown>): Promise<{ outputs: SavedFilterSetOutputs; failures: string[]; total: number }> {
   const { members, adopt } = parseMembers(inputs);
@@ -161,23 +164,33 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
       ),
     );
   };
+  const creates: Array<{ key: string; desired: SavedFilterInput; findEarlier: boolean }> = [];
+  const adoptions: Array<{ key: string; desired: SavedFilterInput; adoptId: string }> = [];
+  const updates: Array<{ key: string; plan: UpdatePlan & { change: SavedFilterUpdate } }> = [];
   for (const { key, spec } of members) {
     const desired = desiredState(spec);
     const id = previous?.ids[key];
     const adoptId = adopt?.[key];
     if (id === undefined) {
       // A create whose outcome was unknown in an earlier run: its filter may be in the account.
-      const findEarlier = previous?.unknownOutcome?.includes(key) ?? false;
-      attempt(key, adoptId === undefined ? "create" : "adopt", () => createOrAdopt(batcher, desired, adoptId, findEarlier));
+      if (adoptId === undefined) creates.push({ key, desired, findEarlier: previous?.unknownOutcome?.includes(key) ?? false });
+      else adoptions.push({ key, desired, adoptId });
     } else {
-      const current = states[key] ?? {};
-      if (plannedChanges(current, desired).length > 0) attempt(key, "update", () => updateFilter(batcher, id, current, desired));
+      const plan = planUpdate(id, states[key] ?? {}, desired);
+      if (plan.change !== undefined) updates.push({ key, plan: { ...plan, change: plan.change } });
     }
   }
   const declaredKeys = new Set(members.map((member) => member.key));
-  for (const [key, id] of Object.entries(previous?.ids ?? {})) {
-    if (!declaredKeys.has(key)) attempt(key, "delete", async () => void (await batcher.delete(id)));
-  }
+  const deletes = Object.entries(previous?.ids ?? {}).filter(([key]) => !declaredKeys.has(key));
+
+  const created = batcher.createAll(creates.map(({ desired, findEarlier }) => ({ input: desired, findEarlier })));
+  creates.forEach(({ key, desired }, index) => attempt(key, "create", () => bringToDeclared(batcher, created[index]!, desired, undefined)));
+  const adopted = batcher.readAll(adoptions.map(({ adoptId }) => adoptId));
+  adoptions.forEach(({ key, desired, adoptId }, index) => attempt(key, "adopt", () => bringToDeclared(batcher, adopted[index]!, desired, adoptId)));
+  const updated = batcher.updateAll(updates.map(({ plan }) => plan.change));
+  updates.forEach(({ key, plan }, index) => attempt(key, "update", () => appliedUpdate(plan, updated[index]!)));
+  const deleted = batcher.deleteAll(deletes.map(([, id]) => id));
+  deletes.forEach(([key], index) => attempt(key, "delete", async () => void (await deleted[index]!)));
   const total = work.length;
   await Promise.all(work);
   // Declared order first, then members whose delete failed (still in the account, still managed).
@@ -289,7 +302,9 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     const previous = props as SavedFilterSetOutputs;
     const batcher = sharedFilterBatcher();
     try {
-      const found = await Promise.all(Object.entries(previous.ids ?? {}).map(async ([key, filterId]) => [key, await batcher.read(filterId)] as const));
+      const members = Object.entries(previous.ids ?? {});
+      const read = batcher.readAll(members.map(([, filterId]) => filterId));
+      const found = await Promise.all(members.map(async ([key], index) => [key, await read[index]!] as const));
       const present = found.filter(([, filter]) => filter !== undefined).map(([key, filter]) => [key, stateOf(filter!)] as const);
       const outputs: SavedFilterSetOutputs = {
         ...previous,
@@ -313,7 +328,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
   async delete(_id, props) {
     const batcher = sharedFilterBatcher();
     const members = Object.entries((props as Partial<SavedFilterSetOutputs>).ids ?? {});
-    const outcomes = await Promise.allSettled(members.map(([, filterId]) => batcher.delete(filterId)));
+    const outcomes = await Promise.allSettled(batcher.deleteAll(members.map(([, filterId]) => filterId)));
     const failures = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [memberFailure(members[index]![0], "delete", outcome.reason)] : []));
     if (failures.length > 0) throw new Error(failureMessage(failures, members.length));
   },

@@ -223,22 +223,42 @@ export function stateOf(filter: SavedFilter): FilterState {
   };
 }
 
+/** What bringing one filter to its declared state takes: the PUT item (none when nothing changes) and the state after. */
+export interface UpdatePlan {
+  change: SavedFilterUpdate | undefined;
+  state: FilterState;
+}
+
 /**
- * Brings filter `id` from `current` (its last known state) to `desired`: one PUT item with only
- * what changed, none when nothing did. PUT merges (spec 4.8) and answers only a location, so the new
- * state is the old one with the changes applied rather than a read-back: one bulk call per
+ * Plans bringing filter `id` from `current` (its last known state) to `desired`: one PUT item with
+ * only what changed, none when nothing did. PUT merges (spec 4.8) and answers only a location, so the
+ * new state is the old one with the changes applied rather than a read-back: one bulk call per
  * operation. `edited` and `editor` keep the values of the last read until a refresh.
  */
-export async function updateFilter(batcher: FilterBatcher, id: string, current: Partial<FilterState>, desired: SavedFilterInput): Promise<FilterState> {
+export function planUpdate(id: string, current: Partial<FilterState>, desired: SavedFilterInput): UpdatePlan {
   const changed = plannedChanges(current, desired);
+  // Optional fields that are no longer declared are cleared by the PUT (null), so they go too.
+  const { category: _category, subcategory: _subcategory, filterId: _filterId, ...kept } = current;
+  return {
+    change: changed.length > 0 ? updateBody(id, changed, desired) : undefined,
+    state: stateOf({ ...kept, ...desired, id } as SavedFilter),
+  };
+}
+
+/** The state a plan reaches once its PUT item (`sent`, none when nothing changed) was applied. */
+export async function appliedUpdate(plan: UpdatePlan, sent: Promise<void> | undefined): Promise<FilterState> {
   try {
-    if (changed.length > 0) await batcher.update(updateBody(id, changed, desired));
+    await sent;
   } catch (error) {
     throw withGoneHint(error);
   }
-  // Optional fields that are no longer declared were cleared by the PUT (null), so they go too.
-  const { category: _category, subcategory: _subcategory, filterId: _filterId, ...kept } = current;
-  return stateOf({ ...kept, ...desired, id } as SavedFilter);
+  return plan.state;
+}
+
+/** Brings filter `id` from `current` to `desired` (see {@link planUpdate}), batched with other resources' updates. */
+export async function updateFilter(batcher: FilterBatcher, id: string, current: Partial<FilterState>, desired: SavedFilterInput): Promise<FilterState> {
+  const plan = planUpdate(id, current, desired);
+  return appliedUpdate(plan, plan.change === undefined ? undefined : batcher.update(plan.change));
 }
 
 /**
@@ -258,11 +278,21 @@ function withGoneHint(error: unknown): unknown {
  * name and declared content, held by no other resource) is adopted instead of creating another.
  */
 export async function createOrAdopt(batcher: FilterBatcher, desired: SavedFilterInput, adoptId: string | undefined, findEarlier = false): Promise<FilterState> {
-  let existing: SavedFilter | undefined;
-  if (adoptId === undefined) existing = await batcher.create(desired, { findEarlier });
-  else {
-    existing = await batcher.read(adoptId);
-    if (existing === undefined) throw new Error(`the account has no saved filter with id ${adoptId} to adopt`);
-  }
-  return updateFilter(batcher, existing.id, stateOf(existing), desired);
+  const existing = adoptId === undefined ? batcher.create(desired, { findEarlier }) : batcher.read(adoptId);
+  return bringToDeclared(batcher, existing, desired, adoptId);
+}
+
+/**
+ * Brings the filter a create made, or the filter `adoptId` as read (`existing`), to the declared
+ * state; an adopted id the account does not hold fails.
+ */
+export async function bringToDeclared(
+  batcher: FilterBatcher,
+  existing: Promise<SavedFilter | undefined>,
+  desired: SavedFilterInput,
+  adoptId: string | undefined,
+): Promise<FilterState> {
+  const filter = await existing;
+  if (filter === undefined) throw new Error(`the account has no saved filter with id ${adoptId} to adopt`);
+  return updateFilter(batcher, filter.id, stateOf(filter), desired);
 }
