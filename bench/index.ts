@@ -5,6 +5,7 @@ import { performance } from "node:perf_hooks";
 import * as clientSplitting from "./client-splitting";
 import * as emulatorSpeed from "./emulator-speed";
 import * as providerBatching from "./provider-batching";
+import * as ratePacing from "./rate-pacing";
 
 /**
  * `npm run bench`: builds, runs every benchmark in turn and writes BENCHMARKS.md at the repository
@@ -25,6 +26,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { title: "Client: automatic splitting of long queries", run: () => clientSplitting.run() },
   { title: "Emulator: speed over HTTP", run: () => emulatorSpeed.run() },
   { title: "Provider: request batching of saved filters", run: () => providerBatching.run() },
+  { title: "Client: pacing within the rate budgets", run: () => ratePacing.run() },
 ];
 
 /** The repository root: this file runs from its build, dist/bench. */

@@ -67,7 +67,7 @@ function episodeSpec(index: number, revision = 0): Record<string, unknown> {
 }
 
 /** Runs `work` on every item with at most `concurrency` in flight, as the engine's step executor does. */
-async function inParallel<Item, Result>(items: readonly Item[], concurrency: number, work: (item: Item) => Promise<Result>): Promise<Result[]> {
+export async function inParallel<Item, Result>(items: readonly Item[], concurrency: number, work: (item: Item) => Promise<Result>): Promise<Result[]> {
   const results = new Array<Result>(items.length);
   let next = 0;
   const worker = async () => {

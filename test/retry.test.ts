@@ -32,7 +32,8 @@ describe("retry policy", () => {
   it("retries 429, every 5xx, connection errors and timeouts of GET, PUT and DELETE", () => {
     const retryable = [statusError(429), statusError(500), statusError(502), statusError(503), statusError(504), new ConnectionError(request, new Error("reset")), new TimeoutError(request, 50)];
     for (const method of ["GET", "PUT", "DELETE"] as const) {
-      for (const error of retryable) expect(decide(error, { method }).retry, `${method} ${error.name}`).toBe(true);
+      // The budget leaves room for the wait after a 429 without Retry-After (more than a minute).
+      for (const error of retryable) expect(decide(error, { method, options: { budgetMs: 100_000 } }).retry, `${method} ${error.name}`).toBe(true);
     }
   });
 
@@ -43,8 +44,8 @@ describe("retry policy", () => {
   });
 
   it("retries a POST after a 429 (refused before anything was applied), within the retries and the budget", () => {
-    expect(decide(statusError(429, 2_000), { method: "POST" })).toEqual({ retry: true, delayMs: 2_000 });
-    expect(decide(statusError(429), { method: "POST", attempt: 2 })).toEqual({ retry: true, delayMs: 150 });
+    expect(decide(statusError(429, 2_000), { method: "POST" })).toMatchObject({ retry: true, delayMs: 2_000 });
+    expect(decide(statusError(429), { method: "POST", attempt: 2, options: { budgetMs: 100_000 } })).toMatchObject({ retry: true, delayMs: 61_000 });
     expect(decide(statusError(429, 0), { method: "POST", attempt: 4 })).toMatchObject({ retry: false, reason: expect.stringContaining("maxRetries 3") });
     expect(decide(statusError(429, 120_000), { method: "POST" })).toMatchObject({ retry: false, reason: expect.stringContaining("budget") });
   });
@@ -62,21 +63,33 @@ describe("retry policy", () => {
   });
 
   it("waits what Retry-After asks, even above the backoff cap", () => {
-    expect(decide(statusError(429, 7_000))).toEqual({ retry: true, delayMs: 7_000 });
-    expect(decide(statusError(503, 0))).toEqual({ retry: true, delayMs: 0 });
+    expect(decide(statusError(429, 7_000))).toEqual({ retry: true, delayMs: 7_000, reason: "HTTP 429 with Retry-After" });
+    expect(decide(statusError(503, 0))).toMatchObject({ retry: true, delayMs: 0 });
+  });
+
+  it("waits the service's advice of more than a minute after a 429 without Retry-After, and says so", () => {
+    expect(decide(statusError(429), { options: { budgetMs: 150_000 } })).toEqual({
+      retry: true,
+      delayMs: 61_000,
+      reason: "HTTP 429 without Retry-After (the service asks to wait more than a minute)",
+    });
+    expect(DEFAULT_RETRY_OPTIONS.rateLimitWaitMs).toBeGreaterThan(60_000);
+    // The default time budget of a call leaves room for that wait.
+    expect(DEFAULT_RETRY_OPTIONS.budgetMs).toBeGreaterThan(DEFAULT_RETRY_OPTIONS.rateLimitWaitMs);
+    expect(decide(statusError(429))).toMatchObject({ retry: false, reason: expect.stringContaining("would exceed the call's time budget of 10000 ms (retry.budgetMs)") });
   });
 
   it("gives up at once when the wait would end after the budget", () => {
     expect(decide(statusError(429, 120_000))).toMatchObject({ retry: false, reason: expect.stringContaining("budget") });
     expect(decide(statusError(503), { elapsedMs: 9_990 })).toMatchObject({ retry: false, reason: expect.stringContaining("budget") });
-    expect(decide(statusError(429, 5_000), { elapsedMs: 5_000 })).toEqual({ retry: true, delayMs: 5_000 });
+    expect(decide(statusError(429, 5_000), { elapsedMs: 5_000 })).toMatchObject({ retry: true, delayMs: 5_000 });
   });
 
   it("backs off exponentially, capped, with equal jitter", () => {
     const at = (random: number) => (attempt: number) => backoffDelay({ ...policy, random: () => random }, attempt);
     expect([1, 2, 3, 4, 5, 6].map(at(0))).toEqual([50, 100, 200, 400, 500, 500]);
     expect([1, 2, 3, 4, 5, 6].map(at(0.999999))).toEqual([100, 200, 400, 800, 1000, 1000]);
-    expect(decide(statusError(503), { attempt: 2 })).toEqual({ retry: true, delayMs: 150 });
+    expect(decide(statusError(503), { attempt: 2 })).toEqual({ retry: true, delayMs: 150, reason: "HTTP 503, backoff" });
   });
 });
 

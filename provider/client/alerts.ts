@@ -87,6 +87,7 @@ export class AlertsApi extends QueryFamily {
     };
     if (params.range === undefined) return this.get(path, query, AlertList, requestOptions);
     const windows = splitIntoWindows(checkTimeRange(params.range, ALERT_POLICY), ALERT_WINDOW_MS);
+    this.logSplit(path, "range longer than 30 days (spec 8)", windows.length, requestOptions);
     const parts = await Promise.all(windows.map((window) => this.get(path, { ...query, ...rangeQuery(window) }, AlertList, requestOptions)));
     const alerts = dedupeBy(parts.flatMap((part) => part.alerts), (alert) => alert.id);
     // One answer lists the newest start first; the merged list keeps that order across windows.

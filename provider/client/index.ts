@@ -113,5 +113,7 @@ export type {
   TagFilters,
 } from "./core/validation";
 export { DEFAULT_RETRY_OPTIONS, type RetryOptions } from "./core/retry";
+export { DEFAULT_RATE_BUDGET, type RateBudgetOptions } from "./core/rate-budget";
+export { LOG_ENV, type InsightsLogger, type LogDetails, type LogLevel } from "./core/logging";
 export { DEFAULT_CLIENT_OPTIONS, SETTINGS_ENV, type InsightsClientOptions } from "./core/settings";
 export type { CallOptions } from "./core/transport";

@@ -358,12 +358,17 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
       grid: granularityGrid(series.granularity.stepMs ?? Number.POSITIVE_INFINITY),
       fetch: (interval: Interval) => fetchRange(rangeQuery(interval), interval),
       merge,
-      halveOnError: (error: unknown) => error instanceof PayloadTooLargeError,
+      halveOnError: (error: unknown) => {
+        const tooLarge = error instanceof PayloadTooLargeError;
+        if (tooLarge) this.logSplit(path, "answer over 5,700,000 bytes (HTTP 413, spec 8): fetched again as two halves", 2, requestOptions);
+        return tooLarge;
+      },
     };
     const { interval } = series;
     const windowMs = this.flavour.windowMs;
     if (windowMs !== undefined && interval.endMs - interval.startMs > windowMs) {
       const windows = splitIntoWindows(interval, windowMs, plan.grid);
+      this.logSplit(path, `range longer than ${Math.round(windowMs / 86_400_000)} days (spec 8)`, windows.length, requestOptions);
       return merge(await Promise.all(windows.map((window) => fetchHalving(window, plan))));
     }
     // Sent as given (`days`, or no range for the service's default) unless it must be halved.

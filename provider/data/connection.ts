@@ -37,8 +37,14 @@ export interface TransportTuning {
   timeoutMs?: number;
   /** Retries after the first attempt of an idempotent request, or after a 429 (default 3). */
   maxRetries?: number;
-  /** Time budget of one call from its first attempt, waits included, in milliseconds (default 60 000). */
+  /** Time budget of one call from its first attempt, retry waits included, in milliseconds (default 150 000). */
   retryBudgetMs?: number;
+  /** Requests of this process to the service's address per 5 minutes (client pacing; default 3000). */
+  requestsPerFiveMinutes?: number;
+  /** Historical-metric requests per account a minute (client pacing; default 400). */
+  historicalMetricsPerMinute?: number;
+  /** Real-time-metric requests per account a minute (client pacing; default 500). */
+  realTimeMetricsPerMinute?: number;
   /**
    * How long an operation whose outcome is unknown (a timeout, a reset after sending, a 5xx to a
    * POST) waits for the account to show the earlier attempt before it fails, in milliseconds
@@ -55,6 +61,9 @@ export const TUNING_SETTINGS = {
   timeoutMs: { env: "INSIGHTS_TIMEOUT_MS", minimum: 1, maximum: 3_600_000 },
   maxRetries: { env: "INSIGHTS_MAX_RETRIES", minimum: 0, maximum: 100 },
   retryBudgetMs: { env: "INSIGHTS_RETRY_BUDGET_MS", minimum: 0, maximum: 86_400_000 },
+  requestsPerFiveMinutes: { env: "INSIGHTS_REQUESTS_PER_FIVE_MINUTES", minimum: 1, maximum: 1_000_000 },
+  historicalMetricsPerMinute: { env: "INSIGHTS_HISTORICAL_METRICS_PER_MINUTE", minimum: 1, maximum: 1_000_000 },
+  realTimeMetricsPerMinute: { env: "INSIGHTS_REAL_TIME_METRICS_PER_MINUTE", minimum: 1, maximum: 1_000_000 },
   unknownOutcomeWaitMs: { env: "INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS", minimum: 0, maximum: 86_400_000 },
 } as const satisfies Record<keyof TransportTuning, { env: string; minimum: number; maximum: number }>;
 
@@ -88,7 +97,18 @@ export function clientOptionsOf(settings: ConnectionSettings, tuning: TransportT
     ...(tuning.maxRetries === undefined ? {} : { maxRetries: tuning.maxRetries }),
     ...(tuning.retryBudgetMs === undefined ? {} : { budgetMs: tuning.retryBudgetMs }),
   };
-  return { ...settings, ...(tuning.timeoutMs === undefined ? {} : { timeoutMs: tuning.timeoutMs }), retry };
+  const rateBudget = {
+    ...(tuning.requestsPerFiveMinutes === undefined ? {} : { requestsPerFiveMinutes: tuning.requestsPerFiveMinutes }),
+    ...(tuning.historicalMetricsPerMinute === undefined ? {} : { historicalMetricsPerMinute: tuning.historicalMetricsPerMinute }),
+    ...(tuning.realTimeMetricsPerMinute === undefined ? {} : { realTimeMetricsPerMinute: tuning.realTimeMetricsPerMinute }),
+  };
+  return {
+    ...settings,
+    ...(tuning.timeoutMs === undefined ? {} : { timeoutMs: tuning.timeoutMs }),
+    retry,
+    // Only budgets that were set: an empty object would override INSIGHTS_RATE_BUDGET=off.
+    ...(Object.keys(rateBudget).length === 0 ? {} : { rateBudget }),
+  };
 }
 
 type SettingName = keyof typeof SETTINGS_ENV;

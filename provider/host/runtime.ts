@@ -1,4 +1,7 @@
-import { InsightsClient } from "../client";
+import { AsyncLocalStorage } from "node:async_hooks";
+import type * as pulumi from "@pulumi/pulumi";
+import { InsightsClient, type InsightsLogger } from "../client";
+import { formatDuration } from "../client/core/logging";
 import {
   clientOptionsOf,
   DEFAULT_UNKNOWN_OUTCOME_WAIT_MS,
@@ -46,9 +49,57 @@ export function configureFromStack(config: { get(key: string): string | undefine
 export function sharedClient(): InsightsClient {
   resolution ??= resolve(() => undefined);
   if ("error" in resolution) throw resolution.error;
-  client ??= new InsightsClient(clientOptionsOf(resolution.settings, resolution.tuning));
+  client ??= new InsightsClient({ logger: HOST_LOGGER, ...clientOptionsOf(resolution.settings, resolution.tuning) });
   return client;
 }
+
+/** The resource a provider call is about, for the host's log lines (`SavedFilter "x"`). */
+const currentResource = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `work` as a call about `resource` (for example `SavedFilter "Harbor Lights"`): the client's
+ * waits and retries during it are reported with that name. A batch sent for several resources is
+ * reported with the name of the one whose call opened it.
+ */
+export function asResource<T>(resource: string, work: () => Promise<T>): Promise<T> {
+  return currentResource.run(resource, work);
+}
+
+/**
+ * `provider` with each call that sends requests (create, read, update, delete) run {@link asResource}
+ * `type "name"`, the name read from the call's properties by `nameOf` (else the id).
+ */
+export function namedCalls(type: string, nameOf: (properties: unknown) => unknown, provider: Required<pulumi.dynamic.ResourceProvider>): Required<pulumi.dynamic.ResourceProvider> {
+  const label = (properties: unknown, id?: string) => {
+    const name = nameOf(properties);
+    return typeof name === "string" && name !== "" ? `${type} "${name}"` : `${type} ${id ?? ""}`.trim();
+  };
+  return {
+    ...provider,
+    create: (inputs) => asResource(label(inputs), () => provider.create(inputs)),
+    read: (id, props) => asResource(label(props, id), () => provider.read(id, props)),
+    update: (id, olds, news) => asResource(label(news, id), () => provider.update(id, olds, news)),
+    delete: (id, props) => asResource(label(props, id), () => provider.delete(id, props)),
+  };
+}
+
+/** A client wait or retry at least this long is shown by the engine; shorter ones would be noise. */
+export const REPORTED_WAIT_MS = 3_000;
+
+/**
+ * The host client's logger: waits and retries of {@link REPORTED_WAIT_MS} or more become lines the
+ * engine shows, naming the resource (`SavedFilter "x": rate budget historical metrics (400 a minute), waiting 12 s`),
+ * so a slow `pulumi up` says why. Everything else the client logs is dropped.
+ */
+const HOST_LOGGER: InsightsLogger = {
+  debug: () => undefined,
+  info: (message, details) => {
+    if (details === undefined || (details.event !== "wait" && details.event !== "retry") || (details.durationMs ?? 0) < REPORTED_WAIT_MS) return;
+    const reason = details.event === "retry" ? `${details.reason}, retrying` : details.reason;
+    report(`${currentResource.getStore() ?? details.request ?? "insights"}: ${reason}, waiting ${formatDuration(details.durationMs ?? 0)}`);
+  },
+  warn: (message) => report(`${currentResource.getStore() ?? "insights"}: ${message}`),
+};
 
 /**
  * How long an operation whose outcome is unknown waits for the account to show it

@@ -148,7 +148,12 @@ export interface ApiErrorDetails extends RequestDescription {
   body: unknown;
   /** The wait the server asked for with `Retry-After`, in milliseconds. */
   retryAfterMs?: number;
+  /** The response headers, names in lower case. */
+  headers?: Readonly<Record<string, string>>;
 }
+
+/** Headers that carry a request id, in the order they are looked for (the service documents none). */
+const REQUEST_ID_HEADERS = ["x-request-id", "request-id", "x-amzn-requestid", "x-correlation-id"] as const;
 
 /**
  * The service answered with an error status. The emulator's body is `{status, error, message,
@@ -168,11 +173,19 @@ export class ApiError extends RequestError {
   readonly parameter?: string;
   /** The wait the server asked for with `Retry-After`, in milliseconds. */
   readonly retryAfterMs?: number;
+  /** The response headers, names in lower case (empty when the error was not built from an answer). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The request id the answer carried (`x-request-id` or a similar header), for the service's support. */
+  readonly requestId?: string;
 
   constructor(details: ApiErrorDetails) {
     const parsed = ErrorBody.safeParse(details.body);
     const errorBody = parsed.success ? parsed.data : undefined;
-    super(details, describeApiError(details, errorBody));
+    const headers = details.headers ?? {};
+    const requestId = REQUEST_ID_HEADERS.map((name) => headers[name]).find((value) => value !== undefined && value !== "");
+    super(details, `${describeApiError(details, errorBody)}${requestId === undefined ? "" : ` (request id ${requestId})`}`);
+    this.headers = headers;
+    if (requestId !== undefined) this.requestId = requestId;
     this.status = details.status;
     this.body = details.body;
     if (errorBody?.error !== undefined) this.code = errorBody.error;
@@ -188,6 +201,7 @@ export class ApiError extends RequestError {
       ...(this.code === undefined ? {} : { code: this.code }),
       ...(this.parameter === undefined ? {} : { parameter: this.parameter }),
       ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }),
+      ...(this.requestId === undefined ? {} : { requestId: this.requestId }),
       body: this.body,
     };
   }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { InsightsLogger } from "./logging";
 
 /** A query-string value; arrays repeat the key (spec 4.6: repeat a key for OR, no comma lists). */
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined;
@@ -18,6 +19,10 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Cancels the request (and its retries). */
   signal?: AbortSignal;
+  /** Retries after the first attempt for this call; overrides the client's `retry.maxRetries`. */
+  maxRetries?: number;
+  /** Where this call's retries and waits are reported; overrides the client's logger. */
+  logger?: InsightsLogger;
 }
 
 /**
@@ -25,6 +30,8 @@ export interface RequestOptions {
  * concurrency bound and timeouts applied) and parse the answer with a zod schema.
  */
 export interface Requester {
+  /** Where the families report what they do on the caller's behalf (splits of a query, caps of a listing). */
+  readonly logger?: InsightsLogger;
   /** Sends the request described by `options` and answers its body parsed with `schema`. */
   request<Schema extends z.ZodType>(options: RequestOptions, schema: Schema): Promise<z.infer<Schema>>;
 }

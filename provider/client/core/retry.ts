@@ -9,8 +9,14 @@ export interface RetryOptions {
   baseDelayMs: number;
   /** Upper bound of the backoff (not of a server's `Retry-After`). Default 8 s. */
   maxDelayMs: number;
-  /** Time budget of one call from its first attempt, waits included. Default 60 s. */
+  /**
+   * Time budget of one call from its first attempt, retry waits included (waits for the rate budget
+   * before sending are not: the request has not been made yet). Default 150 s, room for one wait
+   * after a 429 without `Retry-After`.
+   */
   budgetMs: number;
+  /** Wait after a 429 without `Retry-After`: the service asks for more than a minute (docs/api.md 10.1). Default 61 s. */
+  rateLimitWaitMs: number;
   /** Source of jitter in [0, 1); injectable for tests. */
   random: () => number;
   /** Waits `ms` milliseconds unless `signal` aborts; injectable for tests. */
@@ -24,7 +30,8 @@ export const DEFAULT_RETRY_OPTIONS = {
   maxRetries: 3,
   baseDelayMs: 250,
   maxDelayMs: 8_000,
-  budgetMs: 60_000,
+  budgetMs: 150_000,
+  rateLimitWaitMs: 61_000,
   /** Jitter source. */
   random: Math.random,
   /** Waits between attempts; an abort ends the wait. */
@@ -44,8 +51,8 @@ export interface FailedAttempt {
   elapsedMs: number;
 }
 
-/** The policy's answer: wait and retry, or give up (with the reason, for debugging). */
-export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: string };
+/** The policy's answer: wait and retry, or give up; with the reason, for the log and the error. */
+export type RetryDecision = { retry: true; delayMs: number; reason: string } | { retry: false; reason: string };
 
 /**
  * Decides about one failed attempt by the client's one retry policy (a pure decision; the clock
@@ -56,8 +63,9 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; r
  *    layer reconciles instead (see `isOutcomeUnknown`).
  * 2. At most `maxRetries` retries after the first attempt.
  * 3. Only 429, 5xx, connection errors and timeouts are retried (GET, PUT and DELETE are idempotent).
- * 4. The wait is the server's `Retry-After` when given (seconds or HTTP date), else a capped,
- *    jittered exponential backoff.
+ * 4. The wait is the server's `Retry-After` when given (seconds or HTTP date); after a 429 without
+ *    it, the service's advice of more than a minute (`rateLimitWaitMs`, docs/api.md 10.1); else a
+ *    capped, jittered exponential backoff.
  * 5. When the wait would end after the time budget of the call, the call gives up at once with the
  *    last error instead of sleeping in vain.
  */
@@ -65,12 +73,22 @@ export function decideRetry(options: RetryOptions, failed: FailedAttempt): Retry
   if (failed.method === "POST" && !(failed.error instanceof RateLimitError)) return { retry: false, reason: "POST is never retried" };
   if (failed.attempt > options.maxRetries) return { retry: false, reason: `no retries left (maxRetries ${options.maxRetries})` };
   if (!isRetryable(failed.error)) return { retry: false, reason: "the error is not retryable" };
-  const serverWait = failed.error instanceof ApiError ? failed.error.retryAfterMs : undefined;
-  const delayMs = serverWait ?? backoffDelay(options, failed.attempt);
+  const { delayMs, reason } = retryWait(options, failed);
   if (failed.elapsedMs + delayMs > options.budgetMs) {
-    return { retry: false, reason: `waiting ${delayMs} ms would exceed the time budget of ${options.budgetMs} ms` };
+    return { retry: false, reason: `${reason}: waiting ${delayMs} ms would exceed the call's time budget of ${options.budgetMs} ms (retry.budgetMs)` };
   }
-  return { retry: true, delayMs };
+  return { retry: true, delayMs, reason };
+}
+
+/** How long to wait before retrying a retryable failure, and why. */
+function retryWait(options: RetryOptions, failed: FailedAttempt): { delayMs: number; reason: string } {
+  const error = failed.error;
+  const what = error instanceof ApiError ? `HTTP ${error.status}` : error instanceof TimeoutError ? "timeout" : "connection failed";
+  if (error instanceof ApiError && error.retryAfterMs !== undefined) return { delayMs: error.retryAfterMs, reason: `${what} with Retry-After` };
+  if (error instanceof RateLimitError) {
+    return { delayMs: options.rateLimitWaitMs, reason: `${what} without Retry-After (the service asks to wait more than a minute)` };
+  }
+  return { delayMs: backoffDelay(options, failed.attempt), reason: `${what}, backoff` };
 }
 
 /** 429, 5xx, connection errors and timeouts: failures that a later identical request may not meet. */

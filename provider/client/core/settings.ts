@@ -1,5 +1,7 @@
 import { isIP } from "node:net";
 import { describeValue, SettingsError } from "./errors";
+import { filteredLogger, isLogger, isLogLevel, LOG_ENV, STDERR_LOGGER, type InsightsLogger, type LogLevel } from "./logging";
+import { DEFAULT_RATE_BUDGET, type RateBudgetOptions } from "./rate-budget";
 import { DEFAULT_RETRY_OPTIONS, type RetryOptions } from "./retry";
 
 /**
@@ -20,6 +22,20 @@ export interface InsightsClientOptions {
   /** Retry policy (see retry.ts); every field optional. */
   retry?: Partial<RetryOptions>;
   /**
+   * The rate budgets the client paces itself within (rate-budget.ts), shared by every client of the
+   * process; every field optional, default the service's (docs/api.md 8, 10.1). `false` turns
+   * pacing off: requests are sent at once and a 429 is met with a wait after it. Pacing waits use
+   * `retry.now` and `retry.sleep`.
+   */
+  rateBudget?: Partial<RateBudgetOptions> | false;
+  /**
+   * Where retries, waits, splits and caps are reported (logging.ts). Default: none, unless the
+   * environment variable `INSIGHTS_LOG` is `debug`, `info` or `warn`, which writes to stderr.
+   */
+  logger?: InsightsLogger;
+  /** The least severe level that reaches the logger. Default `INSIGHTS_LOG`, else `info`. */
+  logLevel?: LogLevel;
+  /**
    * The client's clock in epoch milliseconds, for the recency limits of spec 8 and for splitting
    * relative ranges. Default `Date.now`; point it at an emulator's controlled clock in tests.
    */
@@ -35,7 +51,8 @@ export const DEFAULT_CLIENT_OPTIONS = {
   // per 5 minutes per IP (docs/api.md 10.1) makes a small bound the polite default.
   maxConcurrency: 8,
   retry: DEFAULT_RETRY_OPTIONS,
-} satisfies Required<Pick<InsightsClientOptions, "timeoutMs" | "maxConcurrency">> & { retry: RetryOptions };
+  rateBudget: DEFAULT_RATE_BUDGET,
+} satisfies Required<Pick<InsightsClientOptions, "timeoutMs" | "maxConcurrency">> & { retry: RetryOptions; rateBudget: RateBudgetOptions };
 
 /** The environment variables read when an option is not given. */
 export const SETTINGS_ENV = {
@@ -78,6 +95,10 @@ export interface ClientSettings {
   timeoutMs: number;
   maxConcurrency: number;
   retry: RetryOptions;
+  /** The pacing budgets, or false when pacing is off. */
+  rateBudget: RateBudgetOptions | false;
+  /** The logger, filtered to the log level (a logger that drops everything when logging is off). */
+  logger: InsightsLogger;
 }
 
 /** Merges options, environment and defaults, and checks them; throws {@link SettingsError}. */
@@ -106,7 +127,46 @@ export function resolveSettings(options: InsightsClientOptions = {}): ClientSett
   requirePositive("retry.baseDelayMs", retry.baseDelayMs, false, true);
   requirePositive("retry.maxDelayMs", retry.maxDelayMs, false, true);
   requirePositive("retry.budgetMs", retry.budgetMs, false, true);
-  return { baseUrl, credentials, timeoutMs, maxConcurrency, retry };
+  requirePositive("retry.rateLimitWaitMs", retry.rateLimitWaitMs, false, true);
+  const rateBudget = resolveRateBudget(options, env);
+  if (rateBudget !== false) {
+    requirePositive("rateBudget.requestsPerFiveMinutes", rateBudget.requestsPerFiveMinutes, true);
+    requirePositive("rateBudget.historicalMetricsPerMinute", rateBudget.historicalMetricsPerMinute, true);
+    requirePositive("rateBudget.realTimeMetricsPerMinute", rateBudget.realTimeMetricsPerMinute, true);
+    requirePositive("rateBudget.marginMs", rateBudget.marginMs, false, true);
+  }
+  return { baseUrl, credentials, timeoutMs, maxConcurrency, retry, rateBudget, logger: resolveLogger(options, env) };
+}
+
+/** The environment variable that turns pacing off for every client that is not given `rateBudget`: `off`. */
+export const RATE_BUDGET_ENV = "INSIGHTS_RATE_BUDGET";
+
+/** The pacing budgets: the options' over the defaults, or false when the options or `INSIGHTS_RATE_BUDGET=off` turn pacing off. */
+function resolveRateBudget(options: InsightsClientOptions, env: Readonly<Record<string, string | undefined>>): RateBudgetOptions | false {
+  if (options.rateBudget === false) return false;
+  const fromEnv = env[RATE_BUDGET_ENV]?.trim().toLowerCase();
+  if (options.rateBudget === undefined && fromEnv !== undefined && fromEnv !== "") {
+    if (fromEnv === "off") return false;
+    if (fromEnv !== "on") throw new SettingsError("rateBudget", `the environment variable ${RATE_BUDGET_ENV} must be on or off, got ${describeValue(fromEnv)}`);
+  }
+  return { ...DEFAULT_CLIENT_OPTIONS.rateBudget, ...options.rateBudget };
+}
+
+/** The client's logger: the given one (or stderr when `INSIGHTS_LOG` asks), filtered to the level. */
+function resolveLogger(options: InsightsClientOptions, env: Readonly<Record<string, string | undefined>>): InsightsLogger {
+  const fromEnv = env[LOG_ENV]?.trim().toLowerCase();
+  if (fromEnv !== undefined && fromEnv !== "" && !isLogLevel(fromEnv)) {
+    throw new SettingsError("logLevel", `the environment variable ${LOG_ENV} must be debug, info, warn or off, got ${describeValue(fromEnv)}`);
+  }
+  if (options.logLevel !== undefined && !isLogLevel(options.logLevel)) {
+    throw new SettingsError("logLevel", `logLevel must be debug, info, warn or off, got ${describeValue(options.logLevel)}`);
+  }
+  if (options.logger !== undefined && !isLogger(options.logger)) {
+    throw new SettingsError("logger", `logger must be an object with debug, info and warn methods, got ${describeValue(options.logger)}`);
+  }
+  const level = options.logLevel ?? (isLogLevel(fromEnv) ? fromEnv : undefined);
+  if (options.logger !== undefined) return filteredLogger(options.logger, level ?? "info");
+  return filteredLogger(STDERR_LOGGER, level ?? "off");
 }
 
 function requirePositive(option: string, value: number, integer = false, zeroAllowed = false): void {

@@ -9,43 +9,62 @@ import {
   describeIssues,
   describeValue,
   InsightsError,
+  RateLimitError,
   RequestError,
   ResponseValidationError,
   TimeoutError,
   type RequestDescription,
 } from "./errors";
 import type { QueryParams, Requester, RequestOptions } from "./request";
-import { decideRetry, parseRetryAfter } from "./retry";
+import { formatDuration, isLogger, logWait, type InsightsLogger } from "./logging";
+import { Pacer, type CountedRequest } from "./rate-budget";
+import { decideRetry, isRetryable, parseRetryAfter } from "./retry";
+import { packageVersion } from "./version";
 import type { ClientSettings } from "./settings";
 
-/** Per-call options every API method takes as its last argument: a timeout and a cancel signal. */
-export type CallOptions = Pick<RequestOptions, "timeoutMs" | "signal">;
+/**
+ * Per-call options every API method takes as its last argument: a timeout, a cancel signal, the
+ * retries allowed and a logger for this call.
+ */
+export type CallOptions = Pick<RequestOptions, "timeoutMs" | "signal" | "maxRetries" | "logger">;
 
 /** Error bodies longer than this are cut when kept as raw text (they end up in error objects). */
 const MAX_RAW_ERROR_BODY = 2_000;
 
+/** The `User-Agent` of every request: this package's version and Node's. */
+const USER_AGENT = `pulumi-insights/${packageVersion()} node/${process.versions.node}`;
+
 /** One answer as read from the wire. */
 interface RawAnswer {
   status: number;
-  retryAfter: string | string[] | undefined;
+  headers: Record<string, string>;
   text: string;
 }
 
 /**
  * The HTTP transport shared by every API family of a client: an undici keep-alive pool to the base
- * URL's origin, HTTP Basic authentication (spec 5), the account's concurrency bound (spec 8),
- * per-attempt timeouts, the retry policy of retry.ts, and zod parsing of the answers.
+ * URL's origin, HTTP Basic authentication (spec 5), the account's concurrency bound and the rate
+ * budgets of the process (spec 8, rate-budget.ts), per-attempt timeouts, the retry policy of
+ * retry.ts, zod parsing of the answers, and a log line for every retry and wait.
  */
 export class Transport implements Requester {
   readonly #settings: ClientSettings;
   readonly #pool: Pool;
   readonly #bound: AccountSemaphore;
+  readonly #pacer: Pacer | undefined;
   #closed = false;
 
   constructor(settings: ClientSettings) {
     this.#settings = settings;
     this.#pool = new Pool(settings.baseUrl.origin, { connections: settings.maxConcurrency, keepAliveTimeout: 10_000 });
-    this.#bound = accountSemaphore(`${settings.baseUrl.origin}${settings.baseUrl.pathname} ${settings.credentials.clientId}`, settings.maxConcurrency);
+    const account = `${settings.baseUrl.origin}${settings.baseUrl.pathname} ${settings.credentials.clientId}`;
+    this.#bound = accountSemaphore(account, settings.maxConcurrency);
+    this.#pacer = settings.rateBudget === false ? undefined : new Pacer(settings.baseUrl.origin, account, settings.rateBudget);
+  }
+
+  /** Where this client's retries, waits, splits and caps are reported. */
+  get logger(): InsightsLogger {
+    return this.#settings.logger;
   }
 
   /** Base URL and client id (never the secret), for logs. */
@@ -60,22 +79,47 @@ export class Transport implements Requester {
     const what = `${options.method} ${options.path}`;
     // Everything a caller passes is checked before a slot of the account's bound is taken: a bad
     // option that threw while holding a slot would shrink the bound of every client of the account.
-    const timeoutMs = checkCallOptions(options) ?? this.#settings.timeoutMs;
-    const body = serializeBody(options.body);
-    const retry = this.#settings.retry;
+    const checked = checkCallOptions(options);
+    const call: CallContext = {
+      what,
+      timeoutMs: checked.timeoutMs ?? this.#settings.timeoutMs,
+      logger: checked.logger ?? this.#settings.logger,
+      body: serializeBody(options.body),
+      pacedMs: 0,
+    };
+    const retry = checked.maxRetries === undefined ? this.#settings.retry : { ...this.#settings.retry, maxRetries: checked.maxRetries };
     const startedMs = retry.now();
     for (let attempt = 1; ; attempt++) {
       // Checked before every attempt, so a retry loop stops when the client is closed under it.
       if (this.#closed) throw new InsightsError("the client is closed: create a new InsightsClient");
       try {
-        const answer = await this.#attempt(options, description, body, timeoutMs);
+        const answer = await this.#attempt(options, description, call);
         return parseAnswer(answer, description, schema, retry.now());
       } catch (error) {
         // A caller's cancellation ends the call as the caller asked, never retried.
         if (options.signal?.aborted) throw abortErrorOf(what, options.signal.reason);
         if (error instanceof RequestError) error.attempts = attempt;
-        const decision = decideRetry(retry, { method: options.method, attempt, error, elapsedMs: retry.now() - startedMs });
-        if (!decision.retry) throw asInsightsError(what, error);
+        if (error instanceof RateLimitError && error.retryAfterMs === undefined) {
+          // The service's 429 says neither which budget nor how long: every call of the process
+          // holds back for the advised wait rather than meeting the same refusal.
+          this.#pacer?.block(options.path, retry.now() + retry.rateLimitWaitMs);
+        }
+        // Time spent waiting for the rate budget is not spent on this call's retries.
+        const decision = decideRetry(retry, { method: options.method, attempt, error, elapsedMs: retry.now() - startedMs - call.pacedMs });
+        if (!decision.retry) {
+          if (isRetryable(error)) {
+            call.logger.warn(`${what}: giving up after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${decision.reason}`, { event: "give-up", reason: decision.reason, request: what });
+            // A 429 that was not waited out says why, so the user knows what to raise.
+            if (error instanceof RateLimitError) error.message += ` (not retried: ${decision.reason})`;
+          }
+          throw asInsightsError(what, error);
+        }
+        call.logger.info(`${what}: ${decision.reason}, retry ${attempt} of ${retry.maxRetries} in ${formatDuration(decision.delayMs)}`, {
+          event: "retry",
+          reason: decision.reason,
+          durationMs: decision.delayMs,
+          request: what,
+        });
         try {
           await retry.sleep(decision.delayMs, options.signal);
         } catch (sleepError) {
@@ -93,9 +137,12 @@ export class Transport implements Requester {
     await this.#pool.close();
   }
 
-  /** One attempt: a slot of the account's bound, then the request under its own timeout. */
-  async #attempt(options: RequestOptions, description: RequestDescription, body: string | null, timeoutMs: number): Promise<RawAnswer> {
-    const what = `${options.method} ${options.path}`;
+  /**
+   * One attempt: a slot of the account's bound, the wait for the rate budgets (holding the slot, so
+   * the request is sent the moment the budgets allow it), then the request under its own timeout.
+   */
+  async #attempt(options: RequestOptions, description: RequestDescription, call: CallContext): Promise<RawAnswer> {
+    const { what } = call;
     let release: () => void;
     try {
       release = await this.#bound.semaphore.acquire(options.signal);
@@ -107,11 +154,13 @@ export class Transport implements Requester {
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
     const forwardAbort = () => controller.abort(options.signal?.reason);
+    let counted: CountedRequest | undefined;
     try {
+      counted = await this.#pace(options, call);
       timer = setTimeout(() => {
         timedOut = true;
         controller.abort();
-      }, timeoutMs);
+      }, call.timeoutMs);
       options.signal?.addEventListener("abort", forwardAbort, { once: true });
       // The slot may have been granted just as the caller aborted.
       if (options.signal?.aborted) throw abortErrorOf(what, options.signal.reason);
@@ -123,43 +172,102 @@ export class Transport implements Requester {
         headers: {
           authorization: this.#settings.credentials.authorizationHeader(),
           accept: "application/json",
-          "user-agent": "pulumi-insights",
-          ...(body === null ? {} : { "content-type": "application/json" }),
+          "user-agent": USER_AGENT,
+          ...(call.body === null ? {} : { "content-type": "application/json" }),
         },
-        body,
+        body: call.body,
         signal: controller.signal,
       });
       const text = await response.body.text();
-      return { status: response.statusCode, retryAfter: response.headers["retry-after"], text };
+      return { status: response.statusCode, headers: flatHeaders(response.headers), text };
     } catch (error) {
       if (error instanceof InsightsError) throw error;
-      if (timedOut) throw new TimeoutError(description, timeoutMs, error);
+      if (timedOut) throw new TimeoutError(description, call.timeoutMs, error);
       if (options.signal?.aborted) throw abortErrorOf(what, options.signal.reason);
       throw new ConnectionError(description, error);
     } finally {
+      // The service counted the request at its arrival, at the latest now.
+      counted?.answered(this.#settings.retry.now());
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", forwardAbort);
       release();
     }
   }
+
+  /**
+   * Waits until the request fits in the rate budgets of the process, saying so when it waits, and
+   * counts it. Budgets are checked again after each wait: an answer that arrived meanwhile may have
+   * moved the window.
+   */
+  async #pace(options: RequestOptions, call: CallContext): Promise<CountedRequest | undefined> {
+    if (this.#pacer === undefined) return undefined;
+    const { now, sleep } = this.#settings.retry;
+    for (let waited = false; ; waited = true) {
+      const nowMs = now();
+      const earliest = this.#pacer.earliest(options.path, nowMs);
+      if (earliest.atMs <= nowMs) return this.#pacer.take(options.path, nowMs);
+      const waitMs = earliest.atMs - nowMs;
+      if (!waited) logWait(call.logger, call.what, earliest.reason ?? "rate budget", waitMs);
+      call.pacedMs += waitMs;
+      try {
+        await sleep(waitMs, options.signal);
+      } catch (error) {
+        throw options.signal?.aborted ? abortErrorOf(call.what, options.signal.reason) : asInsightsError(call.what, error);
+      }
+    }
+  }
+}
+
+/** What the attempts of one call share. */
+interface CallContext {
+  /** `METHOD /path`, for messages. */
+  what: string;
+  timeoutMs: number;
+  logger: InsightsLogger;
+  /** The JSON body, or null. */
+  body: string | null;
+  /** Time spent waiting for the rate budgets so far. */
+  pacedMs: number;
+}
+
+/** Response headers as single strings (repeated ones joined with ", "). */
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return flat;
 }
 
 /** The longest timer Node can set (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
+/** Most retries a call may ask for. */
+const MAX_RETRIES_PER_CALL = 100;
+
 /**
- * Checks the per-call options a JavaScript caller may get wrong and answers the call's timeout
- * (undefined when not given). Throws {@link ArgumentError} naming the option.
+ * Checks the per-call options a JavaScript caller may get wrong and answers them (each undefined
+ * when not given). Throws {@link ArgumentError} naming the option.
  */
-function checkCallOptions(options: RequestOptions): number | undefined {
-  const { timeoutMs, signal } = options as { timeoutMs?: unknown; signal?: unknown };
+function checkCallOptions(options: RequestOptions): Pick<RequestOptions, "timeoutMs" | "maxRetries" | "logger"> {
+  const { timeoutMs, signal, maxRetries, logger } = options as { timeoutMs?: unknown; signal?: unknown; maxRetries?: unknown; logger?: unknown };
   if (timeoutMs !== undefined && (typeof timeoutMs !== "number" || !(timeoutMs > 0) || timeoutMs > MAX_TIMEOUT_MS)) {
     throw new ArgumentError("options.timeoutMs", `must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${describeValue(timeoutMs)}`);
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new ArgumentError("options.signal", `must be an AbortSignal (for example AbortSignal.timeout(5000) or an AbortController's signal), got ${describeValue(signal)}`);
   }
-  return timeoutMs;
+  if (maxRetries !== undefined && (typeof maxRetries !== "number" || !Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > MAX_RETRIES_PER_CALL)) {
+    throw new ArgumentError("options.maxRetries", `must be a whole number from 0 to ${MAX_RETRIES_PER_CALL}, got ${describeValue(maxRetries)}`);
+  }
+  if (logger !== undefined && !isLogger(logger)) {
+    throw new ArgumentError("options.logger", `must be an object with debug, info and warn methods, got ${describeValue(logger)}`);
+  }
+  return {
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(maxRetries === undefined ? {} : { maxRetries }),
+    ...(logger === undefined ? {} : { logger }),
+  };
 }
 
 /** The JSON text of a request body (null for none); a body JSON cannot write is the caller's error. */
@@ -193,11 +301,12 @@ function parseAnswer<Schema extends z.ZodType>(answer: RawAnswer, description: R
     isJson = false;
   }
   if (answer.status >= 400) {
-    const retryAfterMs = parseRetryAfter(answer.retryAfter, nowMs);
+    const retryAfterMs = parseRetryAfter(answer.headers["retry-after"], nowMs);
     throw apiErrorFor({
       ...description,
       status: answer.status,
       body: isJson ? json : answer.text.slice(0, MAX_RAW_ERROR_BODY),
+      headers: answer.headers,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
   }

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { InternalServerError, RateLimitError } from "../../client/core/errors";
-import { configureFromStack, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
+import { configureFromStack, namedCalls, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
 import { identifierSetDigest, newDigestSalt } from "./digest";
 import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus, type TrackedRequest } from "./progress";
 import { redactor } from "./redact";
@@ -299,7 +299,7 @@ function storedDeclaration(olds: Record<string, unknown>, stored: StoredParts = 
 }
 
 /** The PiiOptOutRequest provider implementation (see host/shim.ts). */
-export const provider: Required<pulumi.dynamic.ResourceProvider> = {
+export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("PiiOptOutRequest", (properties) => (properties as { resourceName?: unknown } | undefined)?.resourceName, {
   async configure(request) {
     configureFromStack(request.config);
   },
@@ -395,4 +395,4 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     const declaration = storedDeclaration(props);
     report(personalRedactor(declaration)(`${labelOf(declaration, id)}: removed from the state only: an opt-out request cannot be withdrawn, the service keeps processing ${requests}`));
   },
-};
+});

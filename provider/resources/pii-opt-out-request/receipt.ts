@@ -1,4 +1,5 @@
 import type { DeletionVerification } from "./verification";
+import { packageVersion } from "../../client/core/version";
 
 /**
  * The receipt of a PII opt-out: one JSON document, stable in shape, for an audit trail. It answers
@@ -58,24 +59,7 @@ export interface PiiOptOutReceipt {
 /** What a receipt is made of. */
 export type ReceiptParts = Omit<PiiOptOutReceipt, "format" | "generatedBy">;
 
-/** The version of this package, read once from its package.json. */
-function packageVersion(): string {
-  // dist/provider/resources/pii-opt-out-request/ or provider/resources/pii-opt-out-request/: walk up to the package.
-  const { existsSync, readFileSync } = require("node:fs") as typeof import("node:fs");
-  const path = require("node:path") as typeof import("node:path");
-  for (let directory = __dirname; directory !== path.dirname(directory); directory = path.dirname(directory)) {
-    const file = path.join(directory, "package.json");
-    if (!existsSync(file)) continue;
-    const json = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
-    if (json.name === "pulumi-insights") return json.version ?? "unknown";
-  }
-  return "unknown";
-}
-
-let version: string | undefined;
-
 /** The receipt of `parts`, stamped with the package that made it. */
 export function buildReceipt(parts: ReceiptParts): PiiOptOutReceipt {
-  version ??= packageVersion();
-  return { format: RECEIPT_FORMAT, generatedBy: `pulumi-insights/${version}`, ...parts };
+  return { format: RECEIPT_FORMAT, generatedBy: `pulumi-insights/${packageVersion()}`, ...parts };
 }

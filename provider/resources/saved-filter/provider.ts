@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { sharedFilterBatcher } from "./batcher";
-import { configureFromStack, report, sharedClient } from "../../host/runtime";
+import { configureFromStack, namedCalls, report, sharedClient } from "../../host/runtime";
 import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
 import type { SavedFilterInput } from "../../schema";
 import {
@@ -44,8 +44,11 @@ function withContext(name: string, action: string, error: unknown): Error {
   return new Error(`SavedFilter "${name}": ${action} failed: ${message}`, { cause: error });
 }
 
-/** The SavedFilter provider implementation (see host/shim.ts). */
-export const provider: Required<pulumi.dynamic.ResourceProvider> = {
+/**
+ * The SavedFilter provider implementation (see host/shim.ts); the host's log lines about its calls
+ * name the filter (`SavedFilter "x": ..., waiting 12 s`).
+ */
+export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("SavedFilter", (properties) => (properties as { name?: unknown } | undefined)?.name, {
   async configure(request) {
     configureFromStack(request.config);
     configureMatchEstimate(request.config);
@@ -129,4 +132,4 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
       throw withContext(String((props as { name?: string }).name ?? id), "delete", error);
     }
   },
-};
+});

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { FilterItemError, sharedFilterBatcher } from "./batcher";
 import type { InsightsClient } from "../../client";
-import { configureFromStack, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
+import { configureFromStack, namedCalls, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
 import { UnknownOutcomeError } from "../../host/unknown-outcome";
 import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
 import { isUnknown } from "../../rules";
@@ -228,7 +228,7 @@ async function describeMember(key: string, spec: unknown, previous: Partial<Save
 }
 
 /** The SavedFilterSet provider implementation (see host/shim.ts). */
-export const provider: Required<pulumi.dynamic.ResourceProvider> = {
+export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("SavedFilterSet", () => undefined, {
   async configure(request) {
     configureFromStack(request.config);
     configureMatchEstimate(request.config);
@@ -332,4 +332,4 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = {
     const failures = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [memberFailure(members[index]![0], "delete", outcome.reason)] : []));
     if (failures.length > 0) throw new Error(failureMessage(failures, members.length));
   },
-};
+});

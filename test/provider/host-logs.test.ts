@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startProviderFixture, summarize, type ProviderFixture } from "./fixture";
+
+/**
+ * What `pulumi up` shows while the host's client waits: a wait or retry of 3 s or more is a line
+ * naming the resource (provider/host/runtime.ts), so a slow run says why instead of hanging.
+ */
+describe("waits shown by the dynamic-provider host", () => {
+  let fixture: ProviderFixture;
+  const harbor = { name: "Harbor Lights", rules: { op: "and", rules: [{ field: "Asset Name", op: "contains", value: "Harbor Lights" }] } };
+
+  beforeAll(async () => {
+    fixture = await startProviderFixture({ module: "dist/provider/index.js", exportName: "SavedFilter", args: ["f", harbor] });
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  it("names the resource, the reason and the duration of a 3 s wait after a 429", async () => {
+    // A 429 with Retry-After: 3 is the shortest real wait the host reports; the test waits it out.
+    expect((await fixture.emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", status: 429, retryAfter: 3, times: 1 })).status).toBe(201);
+    const mark = fixture.mark();
+    const checked = await fixture.host.check({}, fixture.inputs(harbor));
+    expect(checked.failures).toEqual([]);
+    await fixture.host.create(checked.inputs);
+    expect(summarize(fixture.requestsSince(mark)).filter((request) => request.startsWith("POST"))).toEqual(["POST 429", "POST 201"]);
+    const line = await fixture.host.waitForDiagnostic((diagnostic) => diagnostic.message.includes("waiting 3 s"));
+    expect(line.message.trim()).toBe('SavedFilter "Harbor Lights": HTTP 429 with Retry-After, retrying, waiting 3 s');
+  });
+});
