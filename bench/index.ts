@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import * as clientSplitting from "./client-splitting";
+import * as emulatorLongRanges from "./emulator-long-ranges";
 import * as emulatorSpeed from "./emulator-speed";
 import * as providerBatching from "./provider-batching";
 import * as ratePacing from "./rate-pacing";
@@ -25,6 +26,7 @@ interface Benchmark {
 const BENCHMARKS: readonly Benchmark[] = [
   { title: "Client: automatic splitting of long queries", run: () => clientSplitting.run() },
   { title: "Emulator: speed over HTTP", run: () => emulatorSpeed.run() },
+  { title: "Emulator: long ranges, cold and warm", run: () => emulatorLongRanges.run() },
   { title: "Provider: request batching of saved filters", run: () => providerBatching.run() },
   { title: "Client: pacing within the rate budgets", run: () => ratePacing.run() },
 ];

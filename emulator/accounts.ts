@@ -3,7 +3,7 @@ import { FilterStore } from "./filters/store";
 import { PiiStore } from "./pii/store";
 import { DIALECTS, type Dialect } from "./dialect";
 import { hashSeed } from "./random";
-import { createWorld, type SessionKind, type SessionRecord, type World } from "./world";
+import { createWorld, type SessionKind, type SessionRecord, type World, type WorldOptions } from "./world";
 
 /**
  * Per-account features (spec 1, 4.2, 4.3): bulk filters are not enabled by default, ad sessions
@@ -59,10 +59,10 @@ export class AccountState {
   /** The dialect the account's answers are given in: its own, else the emulator's default. */
   readonly dialect: Dialect;
 
-  constructor(config: AccountConfigInput, seed: number, defaultDialect: Dialect = "standard") {
+  constructor(config: AccountConfigInput, seed: number, defaultDialect: Dialect = "standard", worldOptions: WorldOptions = {}) {
     this.config = AccountConfig.parse(config);
     this.dialect = this.config.dialect ?? defaultDialect;
-    this.world = createWorld(hashSeed(seed, this.config.clientId), this.config.clientId);
+    this.world = createWorld(hashSeed(seed, this.config.clientId), this.config.clientId, worldOptions);
   }
 
   /**

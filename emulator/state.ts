@@ -5,6 +5,7 @@ import type { Dialect } from "./dialect";
 import { Faults } from "./faults";
 import { Journal } from "./journal";
 import { RateBudgets, rateBudgetsFrom, SERVICE_RATE_BUDGETS, type RateBudgetSettings } from "./rate-budgets";
+import type { WorldOptions } from "./world";
 
 /** How long PII opt-out requests take to move through their states (spec 3.1: not shown). */
 export interface PiiTiming {
@@ -45,6 +46,8 @@ export interface EmulatorOptions {
    * `standard`.
    */
   dialect?: Dialect;
+  /** How each account's data world keeps the hours it generated (world/index.ts). */
+  world?: WorldOptions;
 }
 
 /** The whole mutable emulator: clock, accounts, faults, journal. */
@@ -81,7 +84,7 @@ export class EmulatorState {
 
   /** Adds an account (or replaces one with the same client id, with fresh state). */
   addAccount(config: AccountConfigInput): AccountState {
-    const account = new AccountState(config, this.seed, this.options.dialect);
+    const account = new AccountState(config, this.seed, this.options.dialect, this.options.world);
     this.accounts.set(account.config.clientId, account);
     return account;
   }

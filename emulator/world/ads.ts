@@ -49,6 +49,21 @@ const SLATE: Creative = {
 /** Share of ads that are slates. */
 const SLATE_SHARE = 0.04;
 
+/** Hardware types served by server-side insertion (FreeWheel) when not live. */
+const LIVING_ROOM = new Set(["Smart TV", "Set-top Box", "Game Console"]);
+/** The weight of each client-side API framework. */
+const FRAMEWORK_WEIGHTS: Readonly<Record<string, number>> = { None: 3, VPAID: 1, OMID: 6 };
+const frameworkWeight = (name: string): number => FRAMEWORK_WEIGHTS[name]!;
+
+/**
+ * The interning key of an ad layer as one number (a joined string would be built and hashed for
+ * every ad: the profile of a year's generation showed that lookup among the hottest lines). Each
+ * factor is the index of the value in its closed list; durations and sequences are small integers.
+ */
+function adLayerKey(creative: number, durationSeconds: number, position: number, sequence: number, system: number, framework: number, unit: number, part: number): number {
+  return ((((((creative * 1000 + durationSeconds) * 2 + position) * 100 + sequence) * 8 + system) * 8 + framework) * 8 + unit) * 8 + part;
+}
+
 /** Where an ad plays in the content: before it, or in the break at `breakIndex`. */
 export interface AdPlacement {
   position: "Preroll" | "Midroll";
@@ -67,8 +82,9 @@ export interface AdPlan {
 
 /** Interned layers, per world (they are shared by many sessions). */
 export interface AdLayerCaches {
-  ad: Map<string, DimensionLayer>;
-  adBreak: Map<string, DimensionLayer>;
+  ad: Map<number, DimensionLayer>;
+  /** By asset, then break index. */
+  adBreak: Map<Asset, DimensionLayer[]>;
 }
 
 function dayPart(localHour: number): string {
@@ -90,13 +106,17 @@ export function planAd(
   const slate = sampler.chance(SLATE_SHARE);
   const creative = slate ? SLATE : sampler.pick(CREATIVES);
   const durationSeconds = slate ? sampler.pick(AD_DURATIONS_SECONDS) : creative.durationSeconds;
-  const livingRoom = ["Smart TV", "Set-top Box", "Game Console"].includes(device.profile.hardwareType);
+  const livingRoom = LIVING_ROOM.has(device.profile.hardwareType);
   const system = asset.live ? AD_SYSTEMS[2] : livingRoom ? AD_SYSTEMS[1] : AD_SYSTEMS[0];
   const clientSide = system.technology === "Client Side";
-  const framework = clientSide ? sampler.weighted(AD_API_FRAMEWORKS, (name) => ({ None: 3, VPAID: 1, OMID: 6 })[name]) : "None";
+  const framework = clientSide ? sampler.weighted(AD_API_FRAMEWORKS, frameworkWeight) : "None";
   const unit = asset.kids ? AD_UNITS[2] : asset.live ? AD_UNITS[1] : AD_UNITS[0];
   const part = dayPart(localHour);
-  const key = [creative.id, durationSeconds, placement.position, placement.sequence, system.system, framework, unit, part].join("|");
+  const key = adLayerKey(
+    slate ? CREATIVES.length : CREATIVES.indexOf(creative), durationSeconds, placement.position === "Preroll" ? 0 : 1, placement.sequence,
+    AD_SYSTEMS.indexOf(system), (AD_API_FRAMEWORKS as readonly string[]).indexOf(framework), (AD_UNITS as readonly string[]).indexOf(unit),
+    (AD_DAY_PARTS as readonly string[]).indexOf(part),
+  );
   const ad = interned(caches.ad, key, () =>
     Object.freeze({
       ad_campaign_name: creative.campaign,
@@ -132,8 +152,7 @@ export function planAd(
     }),
   );
   const contentId = asset.dimensions["content_meta_id"] ?? asset.name;
-  const adBreak = interned(caches.adBreak, `${contentId}|${placement.breakIndex}`, () =>
-    Object.freeze({ ad_break_id: `${contentId}-break-${placement.breakIndex}`, ad_break_index: String(placement.breakIndex) }),
-  );
+  const breaks = interned(caches.adBreak, asset, (): DimensionLayer[] => []);
+  const adBreak = breaks[placement.breakIndex] ??= Object.freeze({ ad_break_id: `${contentId}-break-${placement.breakIndex}`, ad_break_index: String(placement.breakIndex) });
   return { durationMs: durationSeconds * 1000, slate, ad, adBreak };
 }

@@ -171,11 +171,16 @@ const SERVERS_PER_POP = 16;
 const POPS: readonly string[] = Object.values(CDN_POPS).flat();
 const ALGORITHMS: readonly string[] = Object.values(PRECISION_ALGORITHMS);
 
+/** Positions in the lists above, looked up once: the key below is made for every session. */
+const CDN_INDEX = new Map<Cdn, number>(CDNS.map((cdn, index) => [cdn, index]));
+const POP_INDEX = new Map<string, number>(POPS.map((pop, index) => [pop, index]));
+const ALGORITHM_INDEX = new Map<string, number>(ALGORITHMS.map((algorithm, index) => [algorithm, index]));
+
 function deliveryLayer(setup: WorldSetup, viewer: Viewer, cdn: Cdn, server: number, live: boolean): DimensionLayer {
   const algorithm = PRECISION_ALGORITHMS[viewer.experimentGroup] ?? ALGORITHMS[0]!;
   // A number rather than a joined string: this runs for every session.
-  const key = (((CDNS.indexOf(cdn) * POPS.length + POPS.indexOf(viewer.pop)) * (SERVERS_PER_POP + 1) + server) * 2 + Number(live)) *
-    ALGORITHMS.length + ALGORITHMS.indexOf(algorithm);
+  const key = (((CDN_INDEX.get(cdn)! * POPS.length + (POP_INDEX.get(viewer.pop) ?? -1)) * (SERVERS_PER_POP + 1) + server) * 2 + Number(live)) *
+    ALGORITHMS.length + ALGORITHM_INDEX.get(algorithm)!;
   return interned(setup.caches.delivery, key, () => {
     const cdnSlug = cdn.name.toLowerCase();
     return Object.freeze({
@@ -204,9 +209,18 @@ function customTagsOf(setup: WorldSetup, viewer: Viewer, device: ViewerDevice, s
   );
 }
 
+/**
+ * The event ids, made once each: the same string object every time, so the per-device tag cache
+ * finds it without building and hashing a new string for every sports session (a hot line of the
+ * profile of a year's generation).
+ */
+const EVENT_IDS: string[] = [];
+
 /** Sports channels carry a new event (specialContentId) every 3 hours. */
 function specialContentIdOf(asset: Asset, hourIndex: number): string | undefined {
-  return asset.sports ? `SC-EVENT-${1000 + (Math.floor(hourIndex / 3) % 9000)}` : asset.specialContentId;
+  if (!asset.sports) return asset.specialContentId;
+  const event = Math.floor(hourIndex / 3) % 9000;
+  return (EVENT_IDS[event] ??= `SC-EVENT-${1000 + event}`);
 }
 
 /** Who played a session and where: the record fields that do not describe how it went. */
