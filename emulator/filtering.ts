@@ -1,7 +1,6 @@
-import {
-  describeChoices, METRIC_FILTER_NAMES, SESSION_BOOLEAN_FILTER_NAMES, SESSION_FILTER_NAMES,
-  type FilterField, type RuleGroup, type RuleNode,
-} from "../provider/schema";
+import { METRIC_FILTER_NAMES, SESSION_BOOLEAN_FILTER_NAMES, SESSION_FILTER_NAMES } from "./contract/dimensions";
+import type { FilterField, RuleGroup, RuleNode } from "./contract/filters";
+import { describeChoices } from "./text/suggest";
 import { badRequest } from "./http";
 import { snakeCase } from "./metrics/catalog";
 import type { RequestContext } from "./router";

@@ -1,4 +1,4 @@
-import { describeChoices } from "../provider/schema";
+import { describeChoices } from "./text/suggest";
 import { badRequest } from "./http";
 
 /** How a {@link QueryReader} treats the names outside its `allowed` list. */

@@ -1,5 +1,5 @@
-import type { AlertTimelinePoint } from "../../provider/schema/alerts";
-import { alertTimestampOf } from "../../provider/schema/common";
+import type { AlertTimelinePoint } from "../contract/alerts";
+import { wireAlertTimestamp as alertTimestampOf } from "../text/wire";
 import { DEFAULT_KPI_SET } from "../metrics/kpis";
 import type { SessionRecord } from "../world";
 import { alertMetricDefinition } from "./metrics";

@@ -1,4 +1,4 @@
-import type { AD_ALERT_METRICS, CONTENT_ALERT_METRICS } from "../../provider/schema/names";
+import type { AD_ALERT_METRICS, CONTENT_ALERT_METRICS } from "../contract/alerts";
 import {
   isExitBeforeVideoStart, isHighRebuffering, isHighStartupTime, isLowBitrate, isPlay, isVideoPlaybackFailure,
   isVideoStartFailure, progress, type MetricContext, type SessionTest,

@@ -1,4 +1,4 @@
-import { ALERT_SEVERITIES } from "../../provider/schema/names";
+import { ALERT_SEVERITIES } from "../contract/alerts";
 import { hashSeed } from "../random";
 import type { Anomaly } from "../world";
 

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { describeChoices, isJsonObject } from "../../provider/schema";
+import { isJsonObject } from "../http";
+import { describeChoices } from "../text/suggest";
 import { badRequest, type HttpError } from "../http";
 
 /** A path into a request body: array indexes and object keys. */

@@ -1,4 +1,5 @@
-import { describeChoices, SavedFilter } from "../../provider/schema";
+import { SAVED_FILTER_FIELDS } from "../contract/filters";
+import { describeChoices } from "../text/suggest";
 import { badRequest } from "../http";
 import { requireCategory, subcategoryValues } from "./lookups";
 import { epochOfDay } from "../time-range";
@@ -13,7 +14,7 @@ const LIST_PARAMETERS = ["creator", "id", "advanced", "name", "category", "subca
 export const MAX_LIST_LIMIT = 500;
 
 /** The field names `fields=` may select: the fields of a saved filter (spec 2.7). */
-const SELECTABLE_FIELDS = Object.keys(SavedFilter.shape);
+const SELECTABLE_FIELDS: readonly string[] = SAVED_FILTER_FIELDS;
 
 /** A parsed `GET /bulk_filters/` query: which filters, and which of their fields. */
 export interface ListQuery {

@@ -1,10 +1,5 @@
-import {
-  describeChoices,
-  FILTER_CATEGORIES,
-  FILTER_FIELDS,
-  FILTER_LOOKUPS,
-  FILTER_SUBCATEGORIES,
-} from "../../provider/schema";
+import { FILTER_CATEGORIES, FILTER_FIELDS, FILTER_LOOKUPS, FILTER_SUBCATEGORIES } from "../contract/filters";
+import { describeChoices } from "../text/suggest";
 import { badRequest, notFound } from "../http";
 import type { World, WorldLookup } from "../world";
 

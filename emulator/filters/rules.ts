@@ -1,14 +1,7 @@
-import {
-  describeChoices,
-  FILTER_FIELDS,
-  PRESET_VALUE_FIELDS,
-  RULE_GROUP_OPS,
-  RuleLeaf,
-  type RuleGroup,
-  type RuleNode,
-  isJsonObject,
-} from "../../provider/schema";
-import { badRequest } from "../http";
+import { FILTER_FIELDS, PRESET_VALUE_FIELDS, RULE_GROUP_OPS, type RuleGroup, type RuleLeaf, type RuleNode } from "../contract/filters";
+import { badRequest, isJsonObject } from "../http";
+import { describeChoices } from "../text/suggest";
+import { RULE_LEAF_KEYS } from "./schema";
 import type { World } from "../world";
 import { formatPath, unknownKeyMessage, type BodyPath } from "./body-errors";
 
@@ -20,7 +13,7 @@ import { formatPath, unknownKeyMessage, type BodyPath } from "./body-errors";
 export const MAX_RULE_DEPTH = 16;
 
 const GROUP_KEYS = ["op", "rules"] as const;
-const LEAF_KEYS = Object.keys(RuleLeaf.shape);
+const LEAF_KEYS = RULE_LEAF_KEYS;
 
 /**
  * Refuses a rule tree nested deeper than {@link MAX_RULE_DEPTH}, before the recursive schema

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SavedFilterInput, type SavedFilter } from "../../provider/schema";
+import { CreateItem, type FilterInput } from "./schema";
 import { badRequest } from "../http";
 import { parseFilterId } from "./ids";
 
@@ -10,7 +10,7 @@ export const FIRST_FILTER_ID = 1001;
  * A saved filter as the store keeps it (spec 2.7): a numeric id, every flag resolved, and the
  * service-set timestamps and user names.
  */
-export const StoredFilter = SavedFilterInput.extend({
+export const StoredFilter = CreateItem.extend({
   id: z.number().int().positive(),
   advanced: z.boolean(),
   content: z.boolean(),
@@ -33,7 +33,7 @@ export type FilterStoreSnapshot = z.infer<typeof FilterStoreSnapshot>;
 
 /** A change to one filter (spec 4.8 PUT item): the id and the fields to replace. */
 /** A PUT change: the fields to merge; `null` clears an optional string field. */
-export type FilterChange = { id: number } & Partial<Omit<SavedFilterInput, "category" | "subcategory">> & {
+export type FilterChange = { id: number } & Partial<Omit<FilterInput, "category" | "subcategory">> & {
   category?: string | null | undefined;
   subcategory?: string | null | undefined;
 };
@@ -72,14 +72,14 @@ export class FilterStore {
    * One filter by id (a number or its decimal string), with its id as a string; undefined when
    * there is none. The sessions and metrics endpoints apply its rules for `filter_id`.
    */
-  get(id: string | number): SavedFilter | undefined {
+  get(id: string | number): WireFilter | undefined {
     const filter = this.find(id);
-    return filter && (wireFilter(filter, "string") as SavedFilter);
+    return filter && wireFilter(filter, "string");
   }
 
   /** Every filter, in id order, with ids as strings. */
-  list(): SavedFilter[] {
-    return this.all().map((filter) => wireFilter(filter, "string") as SavedFilter);
+  list(): WireFilter[] {
+    return this.all().map((filter) => wireFilter(filter, "string"));
   }
 
   /** The stored filter with this id (a copy), or undefined. */
@@ -112,7 +112,7 @@ export class FilterStore {
    * Creates filters with the next ids, in body order (spec 4.8 POST). Unset flags take the
    * emulator's defaults: advanced false, content false, enabled true.
    */
-  create(inputs: readonly SavedFilterInput[], author: Author): StoredFilter[] {
+  create(inputs: readonly FilterInput[], author: Author): StoredFilter[] {
     const stamp = isoWithOffset(author.nowMs);
     return inputs.map((input) => {
       const filter = canonical({

@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { describeChoices, isJsonObject, SavedFilterInput, SavedFilterUpdate, type RuleGroup } from "../../provider/schema";
 import type { Dialect } from "../dialect";
-import { badRequest, HttpError } from "../http";
+import type { RuleGroup } from "../contract/filters";
+import { badRequest, HttpError, isJsonObject } from "../http";
+import { describeChoices } from "../text/suggest";
+import { CreateItem, UpdateItem, type FilterInput } from "./schema";
 import type { World } from "../world";
 import { formatPath, issueError, unknownKeyMessage, type BodyPath } from "./body-errors";
 import { MAX_FILTERS_PER_CALL, parseFilterId } from "./ids";
@@ -9,10 +11,6 @@ import { requireCategory, subcategoryValues } from "./lookups";
 import { checkRuleDepth, checkRuleSemantics } from "./rules";
 import type { FilterChange, FilterStore } from "./store";
 
-/** A POST item: the writable fields only; anything else is a 400 (spec 4.8). */
-const CreateItem = z.strictObject(SavedFilterInput.shape);
-/** A PUT item: the id and the writable fields to change; `null` clears category or subcategory (spec 4.8). */
-const UpdateItem = z.strictObject(SavedFilterUpdate.shape);
 
 /** Fields the service sets itself (spec 2.7); writing them is refused with this reason. */
 const SERVICE_SET_FIELDS = ["created", "edited", "creator", "editor"];
@@ -23,7 +21,7 @@ const SERVICE_SET_FIELDS = ["created", "edited", "creator", "editor"];
  * subcategory from the lookups. The first bad item fails the whole call; `parameter` starts with
  * its index.
  */
-export function parseCreateBody(body: unknown, world: World): SavedFilterInput[] {
+export function parseCreateBody(body: unknown, world: World): FilterInput[] {
   return batchItems(body, "POST").map((item, index) => {
     const input = parseItem(CreateItem, item, index);
     checkRuleSemantics(item.rules as RuleGroup, [index, "rules"], world);

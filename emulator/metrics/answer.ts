@@ -1,4 +1,4 @@
-import { closestMatch } from "../../provider/schema/suggest";
+import { closestMatch } from "../text/suggest";
 import type { AccountState } from "../accounts";
 import { QueryReader } from "../query";
 import { dimensionReader, parseQueryFilters } from "../filtering";

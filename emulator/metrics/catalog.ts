@@ -1,4 +1,4 @@
-import { ERROR_CODE_DIMENSIONS, GROUP_BY_DIMENSIONS } from "../../provider/schema/names";
+import { ERROR_CODE_DIMENSIONS, GROUP_BY_DIMENSIONS } from "../contract/dimensions";
 import {
   isMetricName, memberName, METRIC_ALIASES, QUALITY_SUMMARY, QUALITY_SUMMARY_MEMBERS, VALUE_FIELDS, type MetricName, type ValueField,
 } from "../contract/metrics";
@@ -53,7 +53,7 @@ export interface ResolvedDimension {
 
 /** A predefined or error-code group-by dimension by its kebab-case path name; undefined if unknown. */
 export function resolveDimension(name: string): ResolvedDimension | undefined {
-  const errorCodeOf = (ERROR_CODE_DIMENSIONS as Record<string, MetricName | undefined>)[name];
+  const errorCodeOf = ERROR_CODE_DIMENSIONS[name];
   if (errorCodeOf) return { key: snakeCase(name), description: describeDimension(name), errorCodeOf };
   return (GROUP_BY_DIMENSIONS as readonly string[]).includes(name)
     ? { key: snakeCase(name), description: describeDimension(name) }

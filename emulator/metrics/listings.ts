@@ -1,4 +1,4 @@
-import { ERROR_CODE_DIMENSIONS, ERROR_FILTER_NAMES, GROUP_BY_DIMENSIONS } from "../../provider/schema/names";
+import { ERROR_CODE_DIMENSIONS, ERROR_FILTER_NAMES, GROUP_BY_DIMENSIONS } from "../contract/dimensions";
 import { identifier, listing, type Dialect } from "../dialect";
 import type { AccountState } from "../accounts";
 import { describeDimension, readsAdSessions, resolveMetric, snakeCase, type RequestedMetric } from "./catalog";

@@ -1,4 +1,4 @@
-import { timestampOf, type DimensionalDatum, type Timestamp } from "../../provider/schema";
+import { wireTimestamp as timestampOf, type WireTimestamp as Timestamp } from "../text/wire";
 import type { Aggregation, Cell, GroupAggregate } from "./aggregate";
 import type { RequestedMetric, ResolvedDimension } from "./catalog";
 import type { MemberValue } from "./definitions";
@@ -10,6 +10,12 @@ import { EXTRA_CHARACTERS_PER_FIELD, jsonBytes, type SizeBounds } from "./size";
  * interval of the layout appears, an interval without data with neutral values (zeros); group-by
  * bodies list, per interval, the top entities that have data in it, in ranking order.
  */
+
+/** An entity of a group-by answer (docs/api.md 2.4): its dimension value and its members. */
+export interface DimensionalDatum {
+  dimension: { key: string; value: string; description?: string };
+  metrics: Members;
+}
 
 /** The members of a plain interval: one per requested metric. */
 export type Members = Record<string, MemberValue>;

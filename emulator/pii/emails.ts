@@ -1,4 +1,4 @@
-import { isoDate } from "../../provider/schema/common";
+import { isoUtc as isoDate } from "../text/wire";
 import type { EmulatorState } from "../state";
 
 /** A notification e-mail as the control plane shows it (`GET /_emulator/emails`). */

@@ -1,6 +1,5 @@
-import type { AlertDetail, AlertSummary } from "../../provider/schema/alerts";
-import { alertTimestampOf } from "../../provider/schema/common";
-import { AD_ALERT_METRICS, ALERT_SEVERITIES, ALERT_STATUSES, CONTENT_ALERT_METRICS } from "../../provider/schema/names";
+import { AD_ALERT_METRICS, ALERT_SEVERITIES, ALERT_STATUSES, CONTENT_ALERT_METRICS, type AlertBody } from "../contract/alerts";
+import { wireAlertTimestamp as alertTimestampOf } from "../text/wire";
 import { measureCheckpoints } from "../alerts/measure";
 import { alertMetricDefinition } from "../alerts/metrics";
 import { alertAt, alertIdOf, startOfAlertId, type AlertState } from "../alerts/timeline";
@@ -40,7 +39,7 @@ export function register(router: Router): void {
  * The alerts of a family with a status change (start or end) inside the range, newest start first
  * (emulator's choice), filtered by severity, status and alert metric (spec 4.9).
  */
-function listAlerts(family: Family, context: RequestContext): AlertSummary[] {
+function listAlerts(family: Family, context: RequestContext): AlertBody[] {
   requireFamily(family, context);
   const endpoint = `GET ${BASE}/${family.segment}`;
   const reader = new QueryReader(context.query, [...TIME_RANGE_PARAMETERS, "severity", "status", "alert_metric"], endpoint);
@@ -72,7 +71,7 @@ function listAlerts(family: Family, context: RequestContext): AlertSummary[] {
 }
 
 /** One alert with its detail timeline (spec 2.8); 404 for an id that names no alert of the family yet. */
-function alertDetail(family: Family, context: RequestContext): AlertDetail {
+function alertDetail(family: Family, context: RequestContext): AlertBody {
   requireFamily(family, context);
   new QueryReader(context.query, [], `GET ${BASE}/${family.segment}/{alert_id}`);
   const id = context.params.alert_id!;

@@ -1,5 +1,5 @@
 import { METRIC_PATH_NAMES } from "../contract/metrics";
-import { closestMatch, describeChoices } from "../../provider/schema/suggest";
+import { closestMatch, describeChoices } from "../text/suggest";
 import { badRequest, notFound } from "../http";
 import { answerMetricRequest, HISTORICAL, REAL_TIME, type MetricFamily } from "../metrics/answer";
 import { ALL_GROUP_BY_NAMES, resolveDimension, resolveMetric, type RequestedMetric, type ResolvedDimension } from "../metrics/catalog";
@@ -48,7 +48,7 @@ export function register(router: Router): void {
 }
 
 /** Metrics of custom selections (spec 4.6, 8). */
-const MAX_SELECTION = 12;
+export const MAX_SELECTION = 12;
 
 /** The metric named in the path; 404 with a did-you-mean when there is none of that name. */
 function pathMetric(context: RequestContext): RequestedMetric[] {

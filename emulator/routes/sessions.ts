@@ -1,8 +1,9 @@
 import { isIP } from "node:net";
-import {
-  SESSION_BOOLEAN_FILTER_NAMES, SESSION_DIMENSION_FILTER_NAMES, ERROR_FILTER_NAMES,
-  type DiscoveryList, type SessionDimensionList, type SessionList, type ViewerSummary,
-} from "../../provider/schema";
+import { ERROR_FILTER_NAMES, SESSION_BOOLEAN_FILTER_NAMES, SESSION_DIMENSION_FILTER_NAMES } from "../contract/dimensions";
+import type {
+  DiscoveryBody as DiscoveryList, SessionDimensionListBody as SessionDimensionList, SessionListBody as SessionList,
+  ViewerSummaryBody as ViewerSummary,
+} from "../contract/sessions";
 import type { AccountState } from "../accounts";
 import { QueryReader } from "../query";
 import { parseQueryFilters } from "../filtering";

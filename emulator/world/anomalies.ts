@@ -1,4 +1,4 @@
-import { AD_ALERT_METRICS, ALERT_SEVERITIES, CONTENT_ALERT_METRICS } from "../../provider/schema";
+import { AD_ALERT_METRICS, ALERT_SEVERITIES, CONTENT_ALERT_METRICS } from "../contract/alerts";
 import { hashSeed } from "../random";
 import { Sampler } from "./sampling";
 import type { Anomaly, SessionKind, SessionRecord } from "./types";

@@ -1,4 +1,4 @@
-import { GROUP_BY_DIMENSIONS } from "../../provider/schema";
+import { GROUP_BY_DIMENSIONS } from "../contract/dimensions";
 
 /**
  * A session's dimension values (world/types.ts `SessionRecord.dimensions`), assembled from shared

@@ -1,4 +1,5 @@
-import { timestampOf, type Session } from "../../provider/schema";
+import type { SessionBody as Session } from "../contract/sessions";
+import { wireTimestamp as timestampOf } from "../text/wire";
 import { asnDescription, countryName, STATES } from "./catalog";
 import type { SessionRecord } from "./types";
 

@@ -1,4 +1,4 @@
-import type { ViewerSummary } from "../../provider/schema";
+import type { ViewerSummaryTotal } from "../contract/sessions";
 import {
   connectionInducedRebufferingRatioPercent, isBadSession, isEnded, isEndedPlay, isExitBeforeVideoStart, isGoodSession,
   isPlay, isSpiStream, isVideoPlaybackFailure, isVideoPlaybackFailureOf, isVideoStartFailure, isVideoStartFailureOf,
@@ -14,7 +14,7 @@ import { MINUTE_MS } from "../time";
  * of the same name, so a summary agrees with the metrics filtered to that viewer's sessions. Counts
  * are integers; times are in milliseconds like the metrics' values, play times in minutes.
  */
-export function summarizeViewer(sessions: readonly SessionRecord[], context: MetricContext): ViewerSummary["total"] {
+export function summarizeViewer(sessions: readonly SessionRecord[], context: MetricContext): ViewerSummaryTotal {
   const count = (test: SessionTest) => sessions.reduce((total, session) => total + (test(session, context) ? 1 : 0), 0);
   const sum = (test: SessionTest, quantity: (session: SessionRecord) => number) =>
     sessions.reduce((total, session) => total + (test(session, context) ? quantity(session) : 0), 0);

@@ -145,3 +145,9 @@ export const SPEC_ALERTS = {
 
 /** The PII opt-out request statuses of spec 3.1, in order. */
 export const SPEC_PII_STATUSES = ["ENQUEUED", "STARTED", "FINISHED"] as const;
+
+/** The lookups of spec 4.8 under `/bulk_filters/{lookup}/` that take `pattern`. */
+export const SPEC_FILTER_LOOKUPS = contractList("asn, categories, cities, continents, countries, dma, fields, isp, states, tags");
+
+/** The limits of spec 8 both sides keep, and the result cap of docs/api.md 10.1. */
+export const SPEC_LIMITS = { metricsPerSelection: 12, filtersPerCall: 100, identifiersPerRequest: 100, resultCap: 500 } as const;
