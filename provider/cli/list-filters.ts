@@ -41,7 +41,11 @@ function describeQuery(query: ListQuery): string {
   return Object.entries(query).map(([key, value]) => `${key}=${String(value)}`).join("&") || "every filter";
 }
 
-/** Lists the selected filters, splitting full listings (see the module comment). */
+/**
+ * Lists the selected filters. A listing of exactly {@link LISTING_CAP} filters may have been cut, so
+ * it is asked again by `advanced`, then by `enabled`; what stays full after both splits is named in
+ * `incomplete` rather than taken as the whole.
+ */
 export async function listFilters(client: InsightsClient, selection: FilterSelection = {}): Promise<FilterListing> {
   const base: ListQuery = {
     ...(selection.name === undefined ? {} : { name: selection.name }),

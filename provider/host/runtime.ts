@@ -14,7 +14,8 @@ import {
 /**
  * What every resource served by one dynamic-provider host shares: the settings from the stack's
  * config and one client (one connection pool, one concurrency bound). The host loads this module
- * once, whatever number of resources and provider texts it serves (docs/dynamic-providers.md rule 2).
+ * once, whatever number of resources and provider texts it serves
+ * (docs/dynamic-providers.md rule 2).
  */
 
 /** The settings as last resolved, or why they cannot be: thrown by the first call that needs the client. */
@@ -33,9 +34,10 @@ function resolve(get: (configKey: string) => string | undefined): Resolution {
 }
 
 /**
- * Takes the settings of the stack's config (docs/dynamic-providers.md rule 3); missing keys fall back to
- * the environment (`INSIGHTS_*`, which the host inherits from the engine). When they differ from
- * the settings in use, the client is replaced, and with it what was cached for its account.
+ * Takes the settings of the stack's config (docs/dynamic-providers.md rule 3); missing keys fall
+ * back to the environment (`INSIGHTS_*`, which the host inherits from the engine). When they
+ * differ from the settings in use, the client is replaced, and with it what was cached for its
+ * account.
  */
 export function configureFromStack(config: { get(key: string): string | undefined }): void {
   const next = resolve((key) => config.get(key));
@@ -122,10 +124,11 @@ export function report(message: string): void {
 /**
  * A failure after the resource was (partly) made. The host turns an error carrying `id`,
  * `properties` and `reasons` into the engine's ErrorResourceInitFailed: the engine keeps the
- * resource with this id and these outputs, and the next `pulumi up` calls `update` (docs/dynamic-providers.md
- * "The life of a dynamic resource"). The outputs get `__provider`, which the host adds only to successful answers, so that a
- * later `update` or `delete` can still load the provider. Not the client's `PartialFailureError`
- * (chunks of one API call), whence the name.
+ * resource with this id and these outputs, and the next `pulumi up` calls `update`
+ * (docs/dynamic-providers.md "The life of a dynamic resource"). The outputs get `__provider`,
+ * which the host adds only to successful answers, so that a later `update` or `delete` can still
+ * load the provider. Not the client's `PartialFailureError` (chunks of one API call), whence the
+ * name.
  */
 export class ResourceInitFailedError extends Error {
   /** The outputs to record, `__provider` included. */

@@ -59,8 +59,8 @@ export type RetryDecision = { retry: true; delayMs: number; reason: string } | {
  * it runs on is in the options). Rules, in order:
  * 1. A POST is retried after a 429 only: a 429 refuses the request before anything is applied, so
  *    sending it again cannot create twice. After any other failure a POST is never retried: the
- *    API has no idempotency key (docs/api.md 10.1), so a resent POST could create twice; the resource
- *    layer reconciles instead (see `isOutcomeUnknown`).
+ *    API has no idempotency key (docs/api.md 10.1), so a resent POST could create twice; the
+ *    resource layer reconciles instead (see `isOutcomeUnknown`).
  * 2. At most `maxRetries` retries after the first attempt.
  * 3. Only 429, 5xx, connection errors and timeouts are retried (GET, PUT and DELETE are idempotent).
  * 4. The wait is the server's `Retry-After` when given (seconds or HTTP date); after a 429 without

@@ -8,11 +8,12 @@ import { hostOutcomeWait, UnknownOutcomeError, watchAccount, type OutcomeWait } 
 import { plannedChanges, stateOf } from "./spec";
 
 /**
- * The host's request batcher for saved filters. The engine drives dynamic resources
- * concurrently through one host process (docs/dynamic-providers.md "The life of a dynamic resource"), and the API takes up to 100
- * filters per call (spec 4.8, 8): concurrent reads, creates, updates and deletes are coalesced into
- * bulk calls of at most 100 during a short wait window, and each answer is split back per caller.
- * A refused bulk call is taken apart so that a failure reaches only the caller whose filter caused it.
+ * The host's request batcher for saved filters. The engine drives dynamic resources concurrently
+ * through one host process (docs/dynamic-providers.md "The life of a dynamic resource"), and the
+ * API takes up to 100 filters per call (spec 4.8, 8): concurrent reads, creates, updates and
+ * deletes are coalesced into bulk calls of at most 100 during a short wait window, and each answer
+ * is split back per caller. A refused bulk call is taken apart so that a failure reaches only the
+ * caller whose filter caused it.
  */
 
 /** Tuning of a {@link FilterBatcher}. */
