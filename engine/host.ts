@@ -102,6 +102,12 @@ export class ProviderCallError extends Error {
 const DEFAULT_URN = "urn:pulumi:test::insights-test-project::pulumi-nodejs:dynamic:Resource::resource";
 /** The SDK's own limit (runtime/settings maxRPCMessageSize): `__provider` texts can be large. */
 const MAX_MESSAGE_BYTES = 1024 * 1024 * 400;
+/**
+ * The engine's (grpc-go's) default limit of the headers and trailers it receives, 16 MiB: a partial
+ * failure travels in the `grpc-status-details-bin` trailer with the outputs of the resource (a
+ * SavedFilterSet of 150 members is tens of kilobytes), which grpc-js's default of 8 KiB would drop.
+ */
+const MAX_METADATA_BYTES = 16 * 1024 * 1024;
 
 const { DiffChanges } = providerProto.DiffResponse;
 const DIFF_CHANGES: Record<providerProto.DiffResponse.DiffChanges, DiffResult["changes"]> = {
@@ -214,6 +220,7 @@ export class ProviderHost {
     host.client = new ResourceProviderClient(`127.0.0.1:${host.port}`, grpc.credentials.createInsecure(), {
       "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
       "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
+      "grpc.max_metadata_size": MAX_METADATA_BYTES,
     });
     return host;
   }

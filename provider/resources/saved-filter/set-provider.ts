@@ -117,6 +117,8 @@ function checkAdopt(adopt: unknown, filters: unknown): pulumi.dynamic.CheckFailu
 
 /** One line of a member's failure: the path inside the member when the service named one. */
 function memberFailure(key: string, action: string, error: unknown): string {
+  // Said once for all such members (see failureMessage): the line would be long, and many alike.
+  if (error instanceof UnknownOutcomeError) return `${memberPath(key)}: ${action}: the outcome is unknown (see below)`;
   if (error instanceof FilterItemError && error.path !== "") return `${memberPath(key)}.${error.path}: ${error.reason}`;
   return `${memberPath(key)}: ${action} failed: ${error instanceof Error ? error.message : String(error)}`;
 }
@@ -124,10 +126,39 @@ function memberFailure(key: string, action: string, error: unknown): string {
 /** The error of members that failed while others were applied (at most this many are in the message). */
 const FAILURES_IN_MESSAGE = 10;
 
-function failureMessage(failures: readonly string[], total: number): string {
+function failureMessage(failures: readonly string[], total: number, unknownOutcome?: { count: number; example: UnknownOutcomeError }): string {
   const shown = failures.slice(0, FAILURES_IN_MESSAGE).join("\n");
   const more = failures.length > FAILURES_IN_MESSAGE ? `\n… and ${failures.length - FAILURES_IN_MESSAGE} more` : "";
-  return `SavedFilterSet: ${failures.length} of ${total} member changes failed (the others were applied):\n${shown}${more}`;
+  const unknown = unknownOutcome === undefined ? "" : `\nThe outcome of ${unknownOutcome.count} member create(s) is unknown, for example: ${unknownOutcome.example.message}`;
+  return `SavedFilterSet: ${failures.length} of ${total} member changes failed (the others were applied):\n${shown}${more}${unknown}`;
+}
+
+/** The engine's reasons of a partial failure: the lines the message shows (gRPC trailers are small). */
+function reasonsOf(failures: readonly string[]): string[] {
+  return failures.slice(0, FAILURES_IN_MESSAGE);
+}
+
+/**
+ * Bytes of member states a partial failure carries. The host sends a partial failure's outputs in a
+ * gRPC trailer (docs/dynamic-providers.md "The life of a dynamic resource"), and Node's HTTP/2 refuses
+ * header blocks over 64 KiB: the stream is then dropped and the engine never hears of the failure.
+ */
+const PARTIAL_STATES_BYTES = 20_000;
+
+/**
+ * The outputs of a partial failure, small enough for the trailer: every id, and the states of the
+ * members that fit in {@link PARTIAL_STATES_BYTES}. A member without a recorded state is sent in
+ * full by the next update (PUT merges, so the same values change nothing).
+ */
+function partialOutputs(outputs: SavedFilterSetOutputs): SavedFilterSetOutputs {
+  const filters: Record<string, FilterState> = {};
+  let bytes = 0;
+  for (const [key, state] of Object.entries(outputs.filters)) {
+    bytes += JSON.stringify(state).length;
+    if (bytes > PARTIAL_STATES_BYTES) break;
+    filters[key] = state;
+  }
+  return { ...outputs, filters };
 }
 
 /**
@@ -137,13 +168,14 @@ function failureMessage(failures: readonly string[], total: number): string {
  * without waiting for the batching window). Returns the outputs of what was applied and the failure
  * of each member that was not.
  */
-async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record<string, unknown>): Promise<{ outputs: SavedFilterSetOutputs; failures: string[]; total: number }> {
+async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record<string, unknown>): Promise<{ outputs: SavedFilterSetOutputs; failures: string[]; message: string }> {
   const { members, adopt } = parseMembers(inputs);
   const batcher = sharedFilterBatcher();
   const ids: Record<string, string> = { ...previous?.ids };
   const states: Record<string, FilterState> = { ...previous?.filters };
   const failures: string[] = [];
   const unknownOutcome = new Set<string>();
+  let unknownExample: UnknownOutcomeError | undefined;
   const work: Array<Promise<void>> = [];
   const attempt = (key: string, action: string, run: () => Promise<FilterState | undefined>) => {
     work.push(
@@ -158,7 +190,10 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
           }
         },
         (error: unknown) => {
-          if (error instanceof UnknownOutcomeError) unknownOutcome.add(key);
+          if (error instanceof UnknownOutcomeError) {
+            unknownOutcome.add(key);
+            unknownExample ??= error;
+          }
           failures.push(memberFailure(key, action, error));
         },
       ),
@@ -201,7 +236,8 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
     ...(adopt === undefined ? {} : { adopt }),
     ...(unknownOutcome.size === 0 ? {} : { unknownOutcome: [...declaredKeys].filter((key) => unknownOutcome.has(key)) }),
   };
-  return { outputs, failures, total };
+  const message = failureMessage(failures, total, unknownExample && { count: unknownOutcome.size, example: unknownExample });
+  return { outputs, failures, message };
 }
 
 /** Lines that show one member's planned change, or none when it does not change. */
@@ -290,11 +326,11 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
   /** Creates (or adopts) every member with bulk calls; members that fail leave a partial failure. */
   async create(inputs) {
     const id = randomUUID();
-    const { outputs, failures, total } = await apply(undefined, inputs);
+    const { outputs, failures, message } = await apply(undefined, inputs);
     if (failures.length === 0) return { id, outs: outputs };
     // Nothing made and nothing that may have been made: no state, the next run creates again.
-    if (Object.keys(outputs.ids).length === 0 && outputs.unknownOutcome === undefined) throw new Error(failureMessage(failures, total));
-    throw new ResourceInitFailedError(failureMessage(failures, total), id, outputs, inputs.__provider, failures);
+    if (Object.keys(outputs.ids).length === 0 && outputs.unknownOutcome === undefined) throw new Error(message);
+    throw new ResourceInitFailedError(message, id, partialOutputs(outputs), inputs.__provider, reasonsOf(failures));
   },
 
   /** The members as the account holds them (one GET per 100); members deleted elsewhere leave the state. */
@@ -319,8 +355,8 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
 
   /** Applies the member changes with bulk calls and returns the full outputs (docs/dynamic-providers.md rule 6). */
   async update(id, olds, news) {
-    const { outputs, failures, total } = await apply(olds as SavedFilterSetOutputs, news);
-    if (failures.length > 0) throw new ResourceInitFailedError(failureMessage(failures, total), id, outputs, news.__provider, failures);
+    const { outputs, failures, message } = await apply(olds as SavedFilterSetOutputs, news);
+    if (failures.length > 0) throw new ResourceInitFailedError(message, id, partialOutputs(outputs), news.__provider, reasonsOf(failures));
     return { outs: outputs };
   },
 
