@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { captureDynamicResource, destroy, secret, stateAfterFailure, up, type PropertyMap, type ResourceState } from "../harness";
+import { captureDynamicResource, destroy, secret, stateAfterFailure, up, type PropertyMap, type ResourceState } from "../../engine";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
