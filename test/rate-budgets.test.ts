@@ -2,7 +2,7 @@ import diagnosticsChannel from "node:diagnostics_channel";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { InsightsClient, RateLimitError, type ApiError, type InsightsClientOptions, type LogDetails } from "../provider/client";
+import { AbortError, InsightsClient, RateLimitError, SettingsError, type ApiError, type InsightsClientOptions, type LogDetails } from "../provider/client";
 import { DEV, useTestEmulator } from "./support/emulator";
 import { failure } from "./support/failure";
 import { journalMark, requestsSince } from "./support/query-families";
@@ -192,13 +192,43 @@ describe("client pacing against the emulator's budgets", () => {
     expect(logged.filter((line) => line.details?.event === "give-up")).toHaveLength(1);
   });
 
-  it("logs the split of a range longer than 90 days, with the number of requests", async () => {
+  it("logs the split of a range longer than the family allows, with the number of requests", async () => {
     const { client, logged } = await pacedClient({ now: () => emulator.state.clock.now() });
-    const end = emulator.state.clock.now() - 86_400_000;
-    await client.metrics.metric({ metric: "plays", range: { start: end - 120 * 86_400_000, end }, granularity: "P1W" });
+    const end = emulator.state.clock.now();
+    await client.alerts.listContent({ range: { start: end - 31 * 86_400_000, end } });
     const splits = logged.filter((line) => line.details?.event === "split");
     expect(splits).toHaveLength(1);
-    expect(splits[0]!.message).toBe("GET /insights/3.0/metrics/plays: range longer than 90 days (spec 8), split into 2 requests");
+    expect(splits[0]!.message).toBe("GET /insights/2.6/ai-alerts/content-metrics: range longer than 30 days (spec 8), split into 2 requests");
+  });
+
+  it("ends a wait for the rate budget at once when the caller aborts, with an AbortError", async () => {
+    // A budget of 1 a minute, spent by the first call; the second waits, and its caller gives up
+    // while it waits (the sleep stands for the minute passing until the caller aborts).
+    const controller = new AbortController();
+    const aborting = await pacedClient({
+      rateBudget: { historicalMetricsPerMinute: 1 },
+      retry: {
+        sleep: async (_ms, signal) => {
+          controller.abort(new Error("no time to wait"));
+          signal?.throwIfAborted();
+        },
+      },
+    });
+    await aborting.client.metrics.groupByDimensions({ metric: "plays" });
+    const since = await journalMark(emulator);
+    const error = await failure(aborting.client.metrics.groupByDimensions({ metric: "plays" }, { signal: controller.signal }));
+    expect(error).toBeInstanceOf(AbortError);
+    expect(error).toMatchObject({ cause: { message: "no time to wait" } });
+    expect(await requestsSince(emulator, since)).toEqual([]);
+  });
+
+  it("refuses an INSIGHTS_LOG or logLevel it does not know, naming the setting", () => {
+    const base = { baseUrl: emulator.url, ...DEV };
+    expect(() => new InsightsClient({ ...base, env: { INSIGHTS_LOG: "verbose" } })).toThrow(SettingsError);
+    expect(() => new InsightsClient({ ...base, env: { INSIGHTS_LOG: "verbose" } })).toThrow("INSIGHTS_LOG must be debug, info, warn or off");
+    expect(() => new InsightsClient({ ...base, env: {}, logLevel: "loud" as never })).toThrow("logLevel must be debug, info, warn or off");
+    expect(() => new InsightsClient({ ...base, env: { INSIGHTS_RATE_BUDGET: "maybe" } })).toThrow("INSIGHTS_RATE_BUDGET must be on or off");
+    expect(() => new InsightsClient({ ...base, env: {}, rateBudget: { historicalMetricsPerMinute: 0 } })).toThrow("rateBudget.historicalMetricsPerMinute");
   });
 
   it("sends at once without pacing (rateBudget: false) and meets the service's 429", async () => {

@@ -172,7 +172,11 @@ export class SessionsApi extends QueryFamily {
         grid: { stepMs: VIEWER_SPLIT_FLOOR_MS, originMs: 0 },
         fetch: (part) => fetchPart(rangeQuery(part)),
         merge: (parts) => ({ sessions: dedupeBy(parts.flatMap((part) => part.sessions), (session) => session.svc_session_id) }),
-        halveOnResult: (result) => result.sessions.length >= SESSIONS_PER_RESPONSE,
+        halveOnResult: (result) => {
+          const full = result.sessions.length >= SESSIONS_PER_RESPONSE;
+          if (full) this.logSplit(path, `answer at the cap of ${SESSIONS_PER_RESPONSE} sessions (spec 8): fetched again as two halves`, 2, requestOptions);
+          return full;
+        },
       },
       // The range as given first (`days` is resolved by the service); split only if it is full.
       () => fetchPart(relativeQuery),
