@@ -73,6 +73,26 @@ describe("facts of the real service hold in the emulator (docs/api.md 10)", () =
       }
     });
 
+    it("has no idempotency key: the same POST sent twice with an Idempotency-Key creates twice", async () => {
+      const body = [{ name: "Twice", rules: { op: "and", rules: [{ field: "CDN", op: "equals", value: "Akamai" }] } }];
+      const url = new URL("/bulk_filters/", emulator.url);
+      const headers = {
+        authorization: `Basic ${Buffer.from(`${DEV.clientId}:${DEV.clientSecret}`).toString("base64")}`,
+        "content-type": "application/json",
+        "idempotency-key": "one-and-the-same",
+      };
+      const ids: unknown[] = [];
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+        expect(response.status).toBe(201);
+        ids.push(((await response.json()) as Array<{ id: unknown }>)[0]!.id);
+      }
+      expect(new Set(ids).size).toBe(2);
+      expect((await ok("/bulk_filters/", { name: "Twice" })).filters).toHaveLength(2);
+    });
+
+    // The budgets themselves (3000 requests per 5 minutes per client address besides the per-family
+    // limits) are stated by test/rate-budgets.test.ts, which turns them on.
     it("sends a 429 without Retry-After and without rate-limit headers", async () => {
       expect((await emulator.control("POST", "faults", { path: `${HISTORICAL}/attempts`, status: 429, times: 1 })).status).toBe(201);
       const response = await emulator.get(`${HISTORICAL}/attempts`);
