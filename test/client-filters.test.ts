@@ -202,6 +202,9 @@ describe("arguments are checked before sending", () => {
     ["lookup", () => context.client.filters.lookup({ lookups: "countries" } as never), "params.lookups", /did you mean "lookup"/],
     ["fields, which takes none", () => context.client.filters.fields({ timeoutMs: 60 } as never), "params.timeoutMs", /is not an argument of this method; the method takes none.*per-call options go second/],
     ["subcategories", () => context.client.filters.subcategories({ categroy: "CONTENT" } as never), "params.categroy", /did you mean "category"/],
+    // The schema would drop these silently: the filter would be created (or left) enabled.
+    ["a filter to create", () => context.client.filters.create({ filters: [filterInput("h5 a"), { ...filterInput("h5 b"), enabeld: false }] } as never), "filters[1].enabeld", /: unknown property; did you mean "enabled"\?$/],
+    ["a change", () => context.client.filters.update({ changes: [{ id: "1001", enabeld: false }] } as never), "changes[0].enabeld", /: unknown property; did you mean "enabled"\?$/],
   ])("refuses a misspelt params key of %s with a did-you-mean", (_case, call, path, message) =>
     expectRefusedBeforeSending(context.emulator, call, path, message));
 

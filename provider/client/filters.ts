@@ -14,7 +14,8 @@ import {
   SavedFilterUpdateResponse,
 } from "../schema";
 import { sendChunks } from "./core/split";
-import { NotFoundError } from "./core/errors";
+import { ArgumentError, NotFoundError } from "./core/errors";
+import { unknownProperties } from "../schema/suggest";
 import type { Requester } from "./core/request";
 import type { CallOptions } from "./core/transport";
 import { parseParams, zChoice } from "./core/validation";
@@ -120,6 +121,18 @@ export const SubcategoryQuery = z.strictObject({
 /** The params of {@link FiltersApi.subcategories}. */
 export type SubcategoryQuery = z.input<typeof SubcategoryQuery>;
 
+/**
+ * Throws an `ArgumentError` for a property of an item that the service does not know, with a
+ * did-you-mean: the schema would drop `enabeld: false` silently, and the filter be created enabled.
+ */
+function refuseUnknownProperties(items: readonly unknown[], schema: z.ZodObject, path: string): void {
+  items.forEach((item, index) => {
+    if (typeof item !== "object" || item === null) return;
+    const [unknown] = unknownProperties(item as Record<string, unknown>, Object.keys(schema.shape));
+    if (unknown !== undefined) throw new ArgumentError(`${path}[${index}].${unknown.property}`, unknown.reason);
+  });
+}
+
 /** An entry of the DELETE answer: the id and name of a deleted filter (spec 4.8). */
 export type DeletedFilter = SavedFilterDeleteResponse["deleted"][number];
 
@@ -203,6 +216,7 @@ export class FiltersApi {
    */
   async create(params: FilterCreateParams, options: CallOptions = {}): Promise<SavedFilter[]> {
     const { filters } = parseParams(FilterCreateParams, params);
+    refuseUnknownProperties((params as { filters: readonly unknown[] }).filters, SavedFilterInput, "filters");
     return sendChunks(filters, FILTERS_PER_CALL, (chunk) =>
       this.requester.request({ method: "POST", path: BULK_FILTERS, body: chunk, ...options }, SavedFilterCreateResponse),
     );
@@ -214,6 +228,7 @@ export class FiltersApi {
    */
   async update(params: FilterUpdateParams, options: CallOptions = {}): Promise<SavedFilterUpdateResponse[]> {
     const { changes } = parseParams(FilterUpdateParams, params);
+    refuseUnknownProperties((params as { changes: readonly unknown[] }).changes, SavedFilterUpdate, "changes");
     return sendChunks(changes, FILTERS_PER_CALL, async (chunk) => [
       await this.requester.request({ method: "PUT", path: BULK_FILTERS, body: chunk, ...options }, SavedFilterUpdateResponse),
     ]);

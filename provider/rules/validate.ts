@@ -10,6 +10,13 @@ import { isJsonObject } from "../schema/common";
 import { childPath, isUnknown, TAG_FIELD } from "./tree";
 
 const GROUP_PROPERTIES = ["op", "rules"] as const;
+
+/**
+ * The deepest nesting of rule groups, the root group counting 1: our choice, since spec 2.7 sets
+ * none (docs/api.md 11.2; the emulator refuses deeper trees with the same number, emulator/README.md).
+ * Console filters nest two or three deep; the bound keeps a preview from accepting what `up` is refused.
+ */
+export const MAX_RULE_GROUP_DEPTH = 16;
 const LEAF_PROPERTIES = ["field", "op", "value", "key"] as const;
 
 type JsonObject = Record<string, unknown>;
@@ -61,17 +68,21 @@ function looksLikeGroup(node: JsonObject): boolean {
   return isOneOf(node.op, RULE_GROUP_OPS);
 }
 
-function checkNode(node: unknown, path: string, failures: FailureList): void {
+function checkNode(node: unknown, path: string, failures: FailureList, depth: number): void {
   if (isUnknown(node)) return;
   if (!isJsonObject(node)) {
     failures.add(path, `expected a group {op, rules} or a leaf {field, op, value}, got ${describeValue(node)}`);
     return;
   }
-  if (looksLikeGroup(node)) checkGroup(node, path, failures);
+  if (looksLikeGroup(node)) checkGroup(node, path, failures, depth);
   else checkLeaf(node, path, failures);
 }
 
-function checkGroup(group: JsonObject, path: string, failures: FailureList): void {
+function checkGroup(group: JsonObject, path: string, failures: FailureList, depth: number): void {
+  if (depth > MAX_RULE_GROUP_DEPTH) {
+    failures.add(path, `rule groups nest at most ${MAX_RULE_GROUP_DEPTH} deep (docs/api.md 11.2); merge nested groups of the same op, or split the filter`);
+    return;
+  }
   failures.addUnknownProperties(group, path, GROUP_PROPERTIES, "group");
   if (!isUnknown(group.op)) {
     if (group.op === undefined) failures.add(`${path}.op`, `a group needs op: "and" or "or"`);
@@ -87,7 +98,7 @@ function checkGroup(group: JsonObject, path: string, failures: FailureList): voi
     // and() would match every session and or() none: almost certainly a mistake, so refused.
     failures.add(`${path}.rules`, "a group needs at least one rule; add a rule or remove the group");
   } else {
-    rules.forEach((child, index) => checkNode(child, childPath(path, index), failures));
+    rules.forEach((child, index) => checkNode(child, childPath(path, index), failures, depth + 1));
   }
 }
 
@@ -138,7 +149,7 @@ export function validateRules(input: unknown, basePath = "rules"): RuleFailure[]
   } else if (!looksLikeGroup(input)) {
     failures.add(basePath, `the top of a rule tree is a group, not a leaf: wrap it, e.g. {op: "and", rules: [<leaf>]} or and(<leaf>)`);
   } else {
-    checkGroup(input, basePath, failures);
+    checkGroup(input, basePath, failures, 1);
   }
   return failures.failures;
 }

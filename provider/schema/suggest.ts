@@ -48,6 +48,21 @@ export function listChoices(choices: readonly string[]): string {
   return choices.length > CHOICES_SHOWN ? `${shown}, … (${choices.length} in all)` : shown;
 }
 
+/**
+ * The properties of `value` that are not in `known` (those in `ignored` aside), each with a sentence
+ * naming what would be valid: `enabeld` gets `did you mean "enabled"?`. A misspelt property would
+ * otherwise be dropped silently and its default applied.
+ */
+export function unknownProperties(
+  value: Record<string, unknown>,
+  known: readonly string[],
+  ignored: readonly string[] = [],
+): Array<{ property: string; reason: string }> {
+  return Object.keys(value)
+    .filter((property) => !known.includes(property) && !ignored.includes(property))
+    .map((property) => ({ property, reason: `unknown property; ${describeChoices(property, known, "properties")}` }));
+}
+
 /** A sentence that names the valid choices: a suggestion for a near miss, else the first few. */
 export function describeChoices(input: string, candidates: readonly string[], noun: string): string {
   const suggestion = closestMatch(input, candidates);

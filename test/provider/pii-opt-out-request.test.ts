@@ -333,14 +333,26 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
       expect.stringMatching(/^viewerIds: give viewerIds or userIds, not both/),
     ]));
     errors.push(...reasons);
+    const mixed = await host.check({}, inputs("mixed", { viewerIds: ["mixed-viewer-2", "user-000044", "mixed-viewer-3"], waitForCompletoin: false }));
+    const mixedReasons = mixed.failures.map((item) => `${item.property}: ${item.reason}`);
+    expect(mixedReasons).toEqual([
+      'waitForCompletoin: waitForCompletoin: unknown property; did you mean "waitForCompletion"?',
+      'viewerIds: viewerIds[1]: user ids ("user-" prefix) in viewerIds; a request holds one kind (docs/api.md 11.3): move them to a PiiOptOutRequest with userIds',
+    ]);
+    const users = await host.check({}, inputs("mixed", { userIds: ["user-000045", "mixed-viewer-4"] }));
+    expect(users.failures.map((item) => item.reason)).toEqual([
+      'userIds[1]: viewer ids (no "user-" prefix) in userIds; a request holds one kind (docs/api.md 11.3): move them to a PiiOptOutRequest with viewerIds',
+    ]);
+    errors.push(...mixedReasons);
     const empty = await host.check({}, inputs("invalid", { viewerIds: [] }));
     expect(empty.failures.map((item) => item.reason)).toEqual(["viewerIds: must list at least one identifier"]);
     expect(journal()).toEqual([]);
   });
 
   it("redacts identifiers the service quotes in an error, and never shows personal data in plain text", async () => {
-    // The emulator refuses mixed kinds quoting one identifier of each kind (spec 4.10).
-    const failure = await failureOf(up(host, inputs("mixed", { viewerIds: ["mixed-viewer-1", "user-000042"], waitForCompletion: false })));
+    // The emulator refuses mixed kinds quoting one identifier of each kind (spec 4.10). Check refuses
+    // them first, so the create is called as an engine would only with inputs an older check passed.
+    const failure = await failureOf(host.create(inputs("mixed", { viewerIds: ["mixed-viewer-1", "user-000042"], waitForCompletion: false })));
     expect(failure.partial).toBeUndefined(); // nothing was made: nothing stays in the state
     expect(failure.message).toMatch(/PiiOptOutRequest "mixed": create failed: POST \/pii-opt-out failed with HTTP 400 \(mixed_identifier_kinds\)/);
     expect(failure.message).toContain("[redacted]");

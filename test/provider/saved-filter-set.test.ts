@@ -171,6 +171,8 @@ describe("SavedFilterSet through the dynamic-provider host", () => {
       expect.stringMatching(/^adopt: adopt\["ok"\]: must be the numeric id/),
     ]));
     expect(reasons).toHaveLength(8);
+    const misspelt = await fixture.host.check({}, inputs({ filters: { ok: { rules: cityRules(cities[0]!) } }, adpot: { ok: "12" } }));
+    expect(misspelt.failures).toEqual([{ property: "adpot", reason: 'adpot: unknown property; did you mean "adopt"?' }]);
     expect(await fixture.listed()).toEqual([]);
   });
 });

@@ -183,6 +183,20 @@ describe("SavedFilter through the dynamic-provider host", () => {
     expect(await listed()).toEqual([]);
   });
 
+  it("fails check on a misspelt property instead of dropping it, and on rule groups nested deeper than 16", async () => {
+    const misspelt = await host.check({}, inputs({ name: "US and Canada", rules: usRules, enabeld: false }));
+    expect(misspelt.failures).toEqual([{ property: "enabeld", reason: 'enabeld: unknown property; did you mean "enabled"?' }]);
+    // 16 groups deep is accepted, 17 is what the service refuses (docs/api.md 11.2).
+    const nested = (depth: number): Record<string, unknown> =>
+      depth === 1 ? { op: "and", rules: [{ field: "Country", op: "equals", value: "Canada" }] } : { op: depth % 2 === 0 ? "or" : "and", rules: [nested(depth - 1)] };
+    expect((await host.check({}, inputs({ name: "deep", rules: nested(16) }))).failures).toEqual([]);
+    const deep = await host.check({}, inputs({ name: "deep", rules: nested(17) }));
+    expect(deep.failures.map((failure) => failure.reason)).toEqual([
+      `rules${".rules[0]".repeat(16)}: rule groups nest at most 16 deep (docs/api.md 11.2); merge nested groups of the same op, or split the filter`,
+    ]);
+    expect(await listed()).toEqual([]);
+  });
+
   it("keeps the credential out of outputs, diagnostics and errors", async () => {
     const { state } = await up(host, inputs({ name: "US and Canada", rules: usRules }));
     await emulator.control("POST", "faults", { path: "/bulk_filters*", status: 500, times: 10 });

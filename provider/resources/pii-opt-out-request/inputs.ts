@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { issuePath } from "../../client/core/errors";
 import { isUnknown } from "../../rules";
+import { unknownProperties } from "../../schema/suggest";
 import { revealed, wireSecret } from "../../host/wire-secret";
 
 /**
@@ -65,6 +66,29 @@ export function distinctSorted(values: readonly string[]): string[] {
 }
 
 /**
+ * The identifiers of the other kind in a list, by position and never quoted: a request mixes no
+ * kinds, and an identifier starting with `user-` is a user id (docs/api.md 11.3, our choice, which
+ * the service's `mixed_identifier_kinds` refusal at `up` would otherwise report).
+ */
+function mixedKindFailures(plain: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  for (const [kind, property] of Object.entries(IDENTIFIER_PROPERTIES) as Array<[IdentifierKind, string]>) {
+    const list = plain[property];
+    if (!Array.isArray(list) || isUnknown(list)) continue;
+    const strays = list.flatMap((item, index) => (typeof item === "string" && item.startsWith(USER_ID_PREFIX) !== (kind === "user") ? [index] : []));
+    if (strays.length === 0) continue;
+    const other = kind === "user" ? "viewer ids (no \"user-\" prefix)" : "user ids (\"user-\" prefix)";
+    const where = strays.slice(0, 5).map((index) => `${property}[${index}]`).join(", ") + (strays.length > 5 ? ` and ${strays.length - 5} more` : "");
+    const move = kind === "user" ? "viewerIds" : "userIds";
+    failures.push({ property, reason: `${where}: ${other} in ${property}; a request holds one kind (docs/api.md 11.3): move them to a PiiOptOutRequest with ${move}` });
+  }
+  return failures;
+}
+
+/** The prefix of a user id (docs/api.md 11.3); anything else is a viewer id. */
+const USER_ID_PREFIX = "user-";
+
+/**
  * Check: the failures (property and reason, no value quoted) and the inputs with the lists in their
  * canonical order, so reordering or repeating an identifier never shows as a change.
  */
@@ -75,6 +99,8 @@ export function checkInputs(news: Record<string, unknown>): { inputs: Record<str
   const failures: pulumi.dynamic.CheckFailure[] = parsed.success
     ? []
     : parsed.error.issues.map((issue) => ({ property: String(issue.path[0] ?? ""), reason: `${issuePath("", issue.path)}: ${issue.message}` }));
+  for (const { property, reason } of unknownProperties(plain, Object.keys(DeclaredInputs.shape), ["__provider"])) failures.push({ property, reason: `${property}: ${reason}` });
+  failures.push(...mixedKindFailures(plain));
   const given = Object.values(IDENTIFIER_PROPERTIES).filter((property) => plain[property] !== undefined && plain[property] !== null);
   if (given.length !== 1) {
     const reason = given.length === 0 ? "give viewerIds or userIds" : "give viewerIds or userIds, not both";

@@ -8,7 +8,7 @@ import { UnknownOutcomeError } from "../../host/unknown-outcome";
 import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
 import { isUnknown } from "../../rules";
 import { isJsonObject, type SavedFilterInput, type SavedFilterUpdate } from "../../schema";
-import { describeChoices } from "../../schema/suggest";
+import { describeChoices, unknownProperties } from "../../schema/suggest";
 import {
   appliedUpdate,
   bringToDeclared,
@@ -85,11 +85,9 @@ async function checkMember(client: () => InsightsClient, key: string, spec: unkn
   if (isUnknown(spec)) return [];
   if (key.trim() === "") return [failure(path, "member keys must be non-empty")];
   if (!isJsonObject(spec)) return [failure(path, `must be a saved-filter spec ${MEMBER_SHAPE}`)];
-  const failures = Object.keys(spec)
-    .filter((property) => !(MANAGED_PROPERTIES as readonly string[]).includes(property))
-    .map((property) => failure(`${path}.${property}`, `unknown property; ${describeChoices(property, MANAGED_PROPERTIES, "properties")}`));
+  // Unknown properties of a member are refused by checkFilterSpec, as for a SavedFilter.
   const specFailures = await checkFilterSpec(client, withDefaultName(key, spec), path);
-  return [...failures, ...specFailures.map(({ path: where, reason }) => failure(where, reason))];
+  return specFailures.map(({ path: where, reason }) => failure(where, reason));
 }
 
 /** The failures of `adopt`: numeric ids, keys that are members, no id adopted twice. */
@@ -288,6 +286,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
       }
     }
     failures.push(...checkAdopt(news.adopt, filters));
+    for (const { property, reason } of unknownProperties(news, ["filters", "adopt"], ["__provider"])) failures.push({ property, reason: `${property}: ${reason}` });
     // A set to create (no inputs before): what each member's rules would match (changes say it in diff).
     if (failures.length === 0 && olds.filters === undefined && isJsonObject(filters)) {
       const members = await Promise.all(Object.entries(filters).map(async ([key, spec]) =>

@@ -13,6 +13,7 @@ import {
   type RuleFailure,
 } from "../../rules";
 import type { RuleGroup, SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../../schema";
+import { unknownProperties } from "../../schema/suggest";
 
 /**
  * What SavedFilter and SavedFilterSet share about one declared saved filter (spec 2.7, 4.8): its
@@ -145,6 +146,8 @@ export async function checkFilterSpec(
   const failures: PathFailure[] = parsed.success
     ? []
     : parsed.error.issues.map((issue) => ({ path: at(issue.path.map(String).join(".")), reason: issue.message }));
+  // The engine's own `__provider` input is not the user's.
+  for (const { property, reason } of unknownProperties(spec, Object.keys(schema.shape), ["__provider"])) failures.push({ path: at(property), reason });
   if (!("name" in spec)) failures.push({ path: at("name"), reason: "required" });
   if (!("rules" in spec)) failures.push({ path: at("rules"), reason: "required, a rule group of spec 2.7" });
   else if (!isUnknown(spec.rules)) {
