@@ -8,6 +8,8 @@ import { createWorld, type SessionKind, type SessionRecord, type World, type Wor
 /**
  * Per-account features (spec 1, 4.2, 4.3): bulk filters are not enabled by default, ad sessions
  * need ad insights, viewer endpoints need the viewer module.
+ *
+ * @internal
  */
 export const AccountFeatures = z.strictObject({
   bulkFilters: z.boolean().default(false),
@@ -15,9 +17,13 @@ export const AccountFeatures = z.strictObject({
   viewerModule: z.boolean().default(false),
 });
 /** {@link AccountFeatures} after defaults. */
-export type AccountFeatures = z.infer<typeof AccountFeatures>;
+export interface AccountFeatures {
+  bulkFilters: boolean;
+  adInsights: boolean;
+  viewerModule: boolean;
+}
 
-/** An account as configured: HTTP Basic credentials (docs/api.md 5, 10.1) and features. */
+/** @internal An account as configured: HTTP Basic credentials (docs/api.md 5, 10.1) and features. */
 export const AccountConfig = z.strictObject({
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
@@ -31,9 +37,27 @@ export const AccountConfig = z.strictObject({
   dialect: z.enum(DIALECTS).optional(),
 });
 /** An account configuration as given (features optional). */
-export type AccountConfigInput = z.input<typeof AccountConfig>;
+export interface AccountConfigInput {
+  clientId: string;
+  clientSecret: string;
+  userName?: string;
+  features?: {
+    bulkFilters?: boolean;
+    adInsights?: boolean;
+    viewerModule?: boolean;
+  };
+  /** How the account's answers fill the places the contract leaves open (emulator/README.md "Dialects"). */
+  dialect?: "standard" | "alternate";
+}
 /** An account configuration after defaults. */
-export type AccountConfig = z.infer<typeof AccountConfig>;
+export interface AccountConfig {
+  clientId: string;
+  clientSecret: string;
+  userName: string;
+  features: AccountFeatures;
+  /** How the account's answers fill the places the contract leaves open (emulator/README.md "Dialects"). */
+  dialect?: "standard" | "alternate";
+}
 
 /** The documented dev account: every feature enabled (README, "Try it"). */
 export const DEV_ACCOUNT: AccountConfigInput = {

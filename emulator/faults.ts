@@ -4,6 +4,8 @@ import { seededRandom } from "./random";
 /**
  * Fault injection for `POST /_emulator/faults`: rules that match requests by method and path and
  * make them fail on purpose, so retries and recovery are tested against real HTTP behaviour.
+ *
+ * @internal
  */
 export const FaultRuleInput = z.strictObject({
   /** HTTP method to match, or `*` (default). */
@@ -39,9 +41,39 @@ export const FaultRuleInput = z.strictObject({
   probability: z.number().min(0).max(1).optional(),
 });
 /** A fault rule as posted. */
-export type FaultRuleInput = z.input<typeof FaultRuleInput>;
+export interface FaultRuleInput {
+  /** Path to match: exact, or a prefix ending in `*` (for example `/bulk_filters*`). */
+  path: string;
+  /** HTTP method to match, or `*` (default). */
+  method?: string;
+  /** Only requests of this client id. */
+  account?: string;
+  /** Answer this status instead of the real answer (for example 429 or 503). */
+  status?: number;
+  /** `Retry-After` header sent with `status`: seconds, or an HTTP date. */
+  retryAfter?: string | number;
+  /** JSON body sent with `status` (default: an error body naming the fault). */
+  body?: unknown;
+  /** Added latency before the request is handled, in milliseconds. */
+  latencyMs?: number;
+  /** The request is handled (and its effect applied) this many milliseconds after it arrived. */
+  lateWriteMs?: number;
+  /** `before`: reset before the request is handled; `after-write`: reset after its effect is applied. */
+  reset?: "before" | "after-write";
+  /** Act on the first N matching requests only, then stop ("fail N times then succeed"). */
+  times?: number;
+  /** Act on a matching request with this probability, drawn from the emulator's seeded generator. */
+  probability?: number;
+}
 /** A fault rule after parsing, with its id and how often it acted. */
-export type FaultRule = z.infer<typeof FaultRuleInput> & { id: string; hits: number };
+export interface FaultRule extends Omit<FaultRuleInput, "method"> {
+  /** HTTP method matched, or `*`. */
+  method: string;
+  /** The rule's id, to delete it. */
+  id: string;
+  /** How many requests it acted on. */
+  hits: number;
+}
 
 /** The active fault rules, matched in the order they were added. */
 export class Faults {

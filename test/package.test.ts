@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -114,5 +114,66 @@ describe("API reference (TypeDoc)", () => {
         expect(signature!.type.name, form.name).toBe(result);
       }
     }
+  }, 120_000);
+});
+
+/**
+ * The compiler settings of `pulumi new typescript` projects: the template's tsconfig of today, and
+ * the one it wrote from 2024 until early 2026 (CommonJS with node10 resolution, no esModuleInterop,
+ * no skipLibCheck), which most existing projects still have.
+ */
+const TEMPLATE_OPTIONS = {
+  strict: true,
+  outDir: "bin",
+  target: "es2020",
+  sourceMap: true,
+  experimentalDecorators: true,
+  pretty: true,
+  noFallthroughCasesInSwitch: true,
+  noImplicitReturns: true,
+  forceConsistentCasingInFileNames: true,
+};
+const CONSUMERS = {
+  "today's template (module nodenext)": { ...TEMPLATE_OPTIONS, module: "nodenext", moduleResolution: "nodenext" },
+  "the 2024-2026 template (commonjs, node, no esModuleInterop, no skipLibCheck)": { ...TEMPLATE_OPTIONS, module: "commonjs", moduleResolution: "node" },
+};
+
+describe("a Pulumi project using the packed package type-checks", () => {
+  // The projects share one node_modules beside them, as npm would lay it out: the unpacked package,
+  // and the repository's own installed dependencies linked in (offline, no install needed).
+  let projects: string;
+  beforeAll(() => {
+    projects = path.join(work, "projects");
+    const modules = path.join(projects, "node_modules");
+    mkdirSync(modules, { recursive: true });
+    for (const entry of readdirSync(path.join(REPOSITORY_ROOT, "node_modules"))) {
+      if (entry.startsWith(".")) continue;
+      symlinkSync(path.join(REPOSITORY_ROOT, "node_modules", entry), path.join(modules, entry));
+    }
+    execFileSync("tar", ["-xzf", path.join(work, readdirSync(work).find((file) => file.endsWith(".tgz"))!), "-C", modules]);
+    execFileSync("mv", [path.join(modules, "package"), path.join(modules, "pulumi-insights")]);
+  });
+
+  it.each(Object.entries(CONSUMERS))("with %s: tsc --noEmit on a program that uses every entry point", (name, compilerOptions) => {
+    const project = path.join(projects, name.replace(/\W+/g, "-"));
+    mkdirSync(project);
+    writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", main: "index.js", dependencies: { "pulumi-insights": "0.1.0" } }));
+    writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["index.ts"] }));
+    copyFileSync(path.join(REPOSITORY_ROOT, "test/fixtures/consumer/index.ts"), path.join(project, "index.ts"));
+    const tsc = path.join(REPOSITORY_ROOT, "node_modules/typescript/bin/tsc");
+    let output: string;
+    try {
+      output = execFileSync(process.execPath, [tsc, "--noEmit", "-p", project, "--pretty", "false", "--listFiles"], { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? error);
+    }
+    const listed = output.split("\n");
+    expect(listed.filter((line) => /error TS\d+/.test(line))).toEqual([]);
+    // The program really reached the package's declarations (not an `any` from a failed resolution),
+    // and none of zod's.
+    for (const entry of ["dist/provider/index.d.ts", "dist/provider/client/index.d.ts", "dist/emulator/index.d.ts", "dist/provider/schema/index.d.ts"]) {
+      expect(listed.some((file) => file.endsWith(`pulumi-insights/${entry}`)), entry).toBe(true);
+    }
+    expect(listed.filter((file) => file.includes("/zod/"))).toEqual([]);
   }, 120_000);
 });

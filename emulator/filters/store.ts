@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CreateItem, type FilterInput } from "./schema";
+import type { RuleGroup } from "../contract/filters";
 import { badRequest } from "../http";
 import { parseFilterId } from "./ids";
 
@@ -9,6 +10,8 @@ export const FIRST_FILTER_ID = 1001;
 /**
  * A saved filter as the store keeps it (spec 2.7): a numeric id, every flag resolved, and the
  * service-set timestamps and user names.
+ *
+ * @internal
  */
 export const StoredFilter = CreateItem.extend({
   id: z.number().int().positive(),
@@ -21,15 +24,31 @@ export const StoredFilter = CreateItem.extend({
   editor: z.string(),
 });
 /** A {@link StoredFilter}. */
-export type StoredFilter = z.infer<typeof StoredFilter>;
+export interface StoredFilter {
+  name: string;
+  rules: RuleGroup;
+  id: number;
+  advanced: boolean;
+  content: boolean;
+  enabled: boolean;
+  created: string;
+  edited: string;
+  creator: string;
+  editor: string;
+  category?: string;
+  subcategory?: string;
+}
 
-/** The store in a state export (`GET /_emulator/state`). */
+/** @internal The store in a state export (`GET /_emulator/state`). */
 export const FilterStoreSnapshot = z.object({
   nextId: z.number().int().positive().default(FIRST_FILTER_ID),
   filters: z.array(StoredFilter).default([]),
 });
 /** A {@link FilterStoreSnapshot}. */
-export type FilterStoreSnapshot = z.infer<typeof FilterStoreSnapshot>;
+export interface FilterStoreSnapshot {
+  nextId: number;
+  filters: StoredFilter[];
+}
 
 /** A change to one filter (spec 4.8 PUT item): the id and the fields to replace. */
 /** A PUT change: the fields to merge; `null` clears an optional string field. */
@@ -144,7 +163,7 @@ export class FilterStore {
         if (value === null) delete merged[key];
         else if (value !== undefined) merged[key] = structuredClone(value);
       }
-      const filter = canonical({ ...(merged as StoredFilter), id, edited: stamp, editor: author.userName });
+      const filter = canonical({ ...(merged as unknown as StoredFilter), id, edited: stamp, editor: author.userName });
       this.filters.set(id, filter);
       return structuredClone(filter);
     });

@@ -14,6 +14,8 @@ export const PII_STATUSES = ["ENQUEUED", "STARTED", "FINISHED"] as const;
  * A PII opt-out request as the store keeps it (spec 2.9). The times of its transitions (spec 3.1:
  * "not shown") are fixed at creation from the emulator's `piiTiming`, so the status is a pure
  * function of the clock and an exported state replays the same way.
+ *
+ * @internal
  */
 export const StoredPiiRequest = z.object({
   id: z.string().regex(/^[a-z0-9]+$/),
@@ -32,16 +34,33 @@ export const StoredPiiRequest = z.object({
   deletion: z.object({ keptViewers: z.array(z.string()), lagMs: z.number().int().nonnegative() }).optional(),
 });
 /** A {@link StoredPiiRequest}. */
-export type StoredPiiRequest = z.infer<typeof StoredPiiRequest>;
+export interface StoredPiiRequest {
+  id: string;
+  identifierKind: "viewer" | "user";
+  identifiers: string[];
+  creator: string;
+  createdMs: number;
+  startedMs: number;
+  finishedMs: number;
+  notificationEmails?: string[];
+  /** A deletion fault that acted on this request: the viewers whose data it keeps, and how long after FINISHED the others' data is deleted. */
+  deletion?: {
+    keptViewers: string[];
+    lagMs: number;
+  };
+}
 
-/** The store in a state export (`GET /_emulator/state`); `{}` (an empty store) is accepted too. */
+/** @internal The store in a state export (`GET /_emulator/state`); `{}` (an empty store) is accepted too. */
 export const PiiStoreSnapshot = z.object({
   /** How many requests were ever created: the counter behind the deterministic ids. */
   sequence: z.number().int().nonnegative().default(0),
   requests: z.array(StoredPiiRequest).default([]),
 });
 /** A {@link PiiStoreSnapshot}. */
-export type PiiStoreSnapshot = z.infer<typeof PiiStoreSnapshot>;
+export interface PiiStoreSnapshot {
+  sequence: number;
+  requests: StoredPiiRequest[];
+}
 
 /**
  * A PII deletion fault (emulator/README.md "Fault rules"): the next `times` requests of the account

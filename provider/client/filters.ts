@@ -18,6 +18,7 @@ import { ArgumentError, NotFoundError } from "./core/errors";
 import { unknownProperties } from "../schema/suggest";
 import type { Requester } from "./core/request";
 import type { CallOptions } from "./core/transport";
+import type * as params from "./params";
 import { parseParams, zChoice } from "./core/validation";
 
 // Part of the client's API: its users (the provider's batcher, benchmarks) size batches with it.
@@ -26,11 +27,11 @@ import { parseParams, zChoice } from "./core/validation";
 const BULK_FILTERS = "/bulk_filters/";
 
 /** A field of a saved filter (spec 2.7), as `fields` of {@link FiltersApi.list} selects them. */
-export type SavedFilterField = keyof typeof SavedFilter.shape;
+export type SavedFilterField = params.SavedFilterField;
 /** Every {@link SavedFilterField}. */
 export const SAVED_FILTER_FIELDS = Object.keys(SavedFilter.shape) as [SavedFilterField, ...SavedFilterField[]];
 
-/** Every query parameter of `GET /bulk_filters/` (spec 4.8), typed. */
+/** @internal The zod schema of {@link FilterListQuery}, which checks it before sending. */
 export const FilterListQuery = z.strictObject({
   /** Only filters of this creator (user name). */
   creator: z.string().min(1).optional(),
@@ -51,57 +52,57 @@ export const FilterListQuery = z.strictObject({
   limit: z.number().int().positive().optional(),
 });
 /** The query of {@link FiltersApi.list}. */
-export type FilterListQuery = z.input<typeof FilterListQuery>;
+export type FilterListQuery = params.FilterListQuery;
 
 /** The lookups of `GET /bulk_filters/{lookup}/` (spec 4.8). */
-export type FilterLookupName = (typeof FILTER_LOOKUPS)[number];
+export type FilterLookupName = params.FilterLookupName;
 
-/** The params of {@link FiltersApi.get}. */
+/** @internal The zod schema of {@link FilterGetParams}, which checks it before sending. */
 export const FilterGetParams = z.strictObject({
   /** The id of the filter, as a string or a number (spec 2.7). */
   id: Identifier,
 });
 /** The params of {@link FiltersApi.get}. */
-export type FilterGetParams = z.input<typeof FilterGetParams>;
+export type FilterGetParams = params.FilterGetParams;
 
-/** The params of {@link FiltersApi.findByName}. */
+/** @internal The zod schema of {@link FilterFindByNameParams}, which checks it before sending. */
 export const FilterFindByNameParams = z.strictObject({
   /** The whole name, matched exactly (the API's `name` query matches substrings). */
   name: z.string().min(1),
 });
 /** The params of {@link FiltersApi.findByName}. */
-export type FilterFindByNameParams = z.input<typeof FilterFindByNameParams>;
+export type FilterFindByNameParams = params.FilterFindByNameParams;
 
-/** The params of {@link FiltersApi.create}. */
+/** @internal The zod schema of {@link FilterCreateParams}, which checks it before sending. */
 export const FilterCreateParams = z.strictObject({
   /** The filters to create (any number: more than 100 are sent as several POSTs). */
   filters: z.array(SavedFilterInput).readonly(),
 });
 /** The params of {@link FiltersApi.create}. */
-export type FilterCreateParams = z.input<typeof FilterCreateParams>;
+export type FilterCreateParams = params.FilterCreateParams;
 
-/** The params of {@link FiltersApi.update}. */
+/** @internal The zod schema of {@link FilterUpdateParams}, which checks it before sending. */
 export const FilterUpdateParams = z.strictObject({
   /** Each change: the id of a filter and the fields to change (spec 4.8: merged into the filter). */
   changes: z.array(SavedFilterUpdate).readonly(),
 });
 /** The params of {@link FiltersApi.update}. */
-export type FilterUpdateParams = z.input<typeof FilterUpdateParams>;
+export type FilterUpdateParams = params.FilterUpdateParams;
 
-/** The params of {@link FiltersApi.delete}. */
+/** @internal The zod schema of {@link FilterDeleteParams}, which checks it before sending. */
 export const FilterDeleteParams = z.strictObject({
   /** The ids of the filters to delete (100 per DELETE). */
   ids: z.array(Identifier).readonly(),
 });
 /** The params of {@link FiltersApi.delete}. */
-export type FilterDeleteParams = z.input<typeof FilterDeleteParams>;
+export type FilterDeleteParams = params.FilterDeleteParams;
 
-/** The params of {@link FiltersApi.fields}: none (spec 4.8 `GET /bulk_filters/fields` takes no query). */
+/** @internal The zod schema of {@link FilterFieldsParams}, which checks it before sending. */
 export const FilterFieldsParams = z.strictObject({});
 /** The params of {@link FiltersApi.fields}. */
-export type FilterFieldsParams = z.input<typeof FilterFieldsParams>;
+export type FilterFieldsParams = params.FilterFieldsParams;
 
-/** The params of {@link FiltersApi.lookup}. */
+/** @internal The zod schema of {@link FilterLookupParams}, which checks it before sending. */
 export const FilterLookupParams = z.strictObject({
   /** Which lookup, for example `countries` (spec 4.8). */
   lookup: zChoice(FILTER_LOOKUPS, "lookups"),
@@ -109,9 +110,9 @@ export const FilterLookupParams = z.strictObject({
   pattern: z.string().min(1).optional(),
 });
 /** The params of {@link FiltersApi.lookup}. */
-export type FilterLookupParams = z.input<typeof FilterLookupParams>;
+export type FilterLookupParams = params.FilterLookupParams;
 
-/** The params of {@link FiltersApi.subcategories}. */
+/** @internal The zod schema of {@link SubcategoryQuery}, which checks it before sending. */
 export const SubcategoryQuery = z.strictObject({
   /** The category whose subcategories are listed, for example CONTENT (every category without it). */
   category: z.string().min(1).optional(),
@@ -119,7 +120,7 @@ export const SubcategoryQuery = z.strictObject({
   pattern: z.string().min(1).optional(),
 });
 /** The params of {@link FiltersApi.subcategories}. */
-export type SubcategoryQuery = z.input<typeof SubcategoryQuery>;
+export type SubcategoryQuery = params.SubcategoryQuery;
 
 /**
  * Throws an `ArgumentError` for a property of an item that the service does not know, with a
@@ -134,7 +135,7 @@ function refuseUnknownProperties(items: readonly unknown[], schema: z.ZodObject,
 }
 
 /** An entry of the DELETE answer: the id and name of a deleted filter (spec 4.8). */
-export type DeletedFilter = SavedFilterDeleteResponse["deleted"][number];
+export type DeletedFilter = params.DeletedFilter;
 
 /**
  * The saved-filter management family (spec 4.8): list, read, create, update and delete saved

@@ -10,13 +10,14 @@ import {
 } from "../schema";
 import type { Requester } from "./core/request";
 import type { CallOptions } from "./core/transport";
+import type * as params from "./params";
 import { parseParams, zChoice } from "./core/validation";
 
 // Part of the client's API under its earlier name: the provider batches submissions with it.
 
 const PII_OPT_OUT = "/pii-opt-out";
 
-/** What {@link PiiApi.submit} takes (spec 4.10), in the client's camelCase. */
+/** @internal The zod schema of {@link PiiSubmitArguments}, which checks it before sending. */
 export const PiiSubmitArguments = z.strictObject({
   /** Viewer ids or user ids, all of one kind (spec 4.10); sent as `viewer_id`. */
   identifiers: z
@@ -30,9 +31,9 @@ export const PiiSubmitArguments = z.strictObject({
   notificationEmails: z.array(z.email()).optional(),
 });
 /** The params of {@link PiiApi.submit}. */
-export type PiiSubmitArguments = z.input<typeof PiiSubmitArguments>;
+export type PiiSubmitArguments = params.PiiSubmitArguments;
 
-/** The query of {@link PiiApi.list} (spec 4.10). */
+/** @internal The zod schema of {@link PiiListQuery}, which checks it before sending. */
 export const PiiListQuery = z
   .strictObject({
     /** At most this many requests. */
@@ -49,15 +50,15 @@ export const PiiListQuery = z
     path: ["end"],
   });
 /** The params of {@link PiiApi.list}. */
-export type PiiListQuery = z.input<typeof PiiListQuery>;
+export type PiiListQuery = params.PiiListQuery;
 
-/** The params of {@link PiiApi.get}. */
+/** @internal The zod schema of {@link PiiGetParams}, which checks it before sending. */
 export const PiiGetParams = z.strictObject({
   /** The id of the opt-out request, as {@link PiiApi.submit} answered it. */
   id: z.string().min(1),
 });
 /** The params of {@link PiiApi.get}. */
-export type PiiGetParams = z.input<typeof PiiGetParams>;
+export type PiiGetParams = params.PiiGetParams;
 
 /**
  * The PII opt-out family (spec 4.10): submit deletion requests for viewer or user ids and read their

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import type * as records from "./records";
 import { AlertTimestamp } from "./common";
 import { ALERT_SEVERITIES, ALERT_STATUSES } from "./names";
 
-/** A severity point of a detail timeline (spec 2.8): every member other than `start`. */
+/** @internal A severity point of a detail timeline (spec 2.8): every member other than `start`. */
 export const AlertTimelinePoint = z.looseObject({
   metric_value: z.number(),
   impacted_uniques: z.number(),
@@ -13,7 +14,7 @@ export const AlertTimelinePoint = z.looseObject({
   timestamp: AlertTimestamp,
 });
 /** An {@link AlertTimelinePoint} after parsing. */
-export type AlertTimelinePoint = z.infer<typeof AlertTimelinePoint>;
+export type AlertTimelinePoint = records.AlertTimelinePoint;
 
 const AlertCommon = {
   id: z.string(),
@@ -24,7 +25,7 @@ const AlertCommon = {
   status: z.enum(ALERT_STATUSES),
 };
 
-/** An alert as listed (spec 2.8): the timeline holds `start` and, for ended alerts, `end`. */
+/** @internal An alert as listed (spec 2.8): the timeline holds `start` and, for ended alerts, `end`. */
 export const AlertSummary = z.looseObject({
   ...AlertCommon,
   timeline: z.looseObject({
@@ -33,9 +34,9 @@ export const AlertSummary = z.looseObject({
   }),
 });
 /** An {@link AlertSummary} after parsing. */
-export type AlertSummary = z.infer<typeof AlertSummary>;
+export type AlertSummary = records.AlertSummary;
 
-/** An alert's detail (spec 2.8): a member per point reached. */
+/** @internal An alert's detail (spec 2.8): a member per point reached. */
 export const AlertDetail = z.looseObject({
   ...AlertCommon,
   timeline: z.looseObject({
@@ -47,9 +48,9 @@ export const AlertDetail = z.looseObject({
   }),
 });
 /** An {@link AlertDetail} after parsing. */
-export type AlertDetail = z.infer<typeof AlertDetail>;
+export type AlertDetail = records.AlertDetail;
 
-/** The alert list response (spec 4.9). */
+/** @internal The alert list response (spec 4.9). */
 export const AlertList = z.looseObject({ alerts: z.array(AlertSummary) });
 /** An {@link AlertList} after parsing. */
-export type AlertList = z.infer<typeof AlertList>;
+export type AlertList = records.AlertList;

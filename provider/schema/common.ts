@@ -1,32 +1,35 @@
 import { z } from "zod";
+import type * as records from "./records";
 
 /**
  * An identifier that the service sends as a number in some responses and as a string in others
  * (docs/api.md 2.7, 10.2): accepted as either, always a string after parsing.
+ * @internal
  */
 export const Identifier = z.union([z.string().min(1), z.number().int()]).transform((id) => String(id));
 
-/** A calendar-date query value (spec 4.8 `created`, 4.10 `start`/`end`: YYYY-MM-DD). */
+/** @internal A calendar-date query value (spec 4.8 `created`, 4.10 `start`/`end`: YYYY-MM-DD). */
 export const CalendarDate = z.iso.date({ message: "expected a calendar date as YYYY-MM-DD, for example 2026-11-20" });
 
-/** A timestamp of sessions and metrics (spec 2.2, 2.4): epoch milliseconds and ISO 8601 UTC. */
+/** @internal A timestamp of sessions and metrics (spec 2.2, 2.4): epoch milliseconds and ISO 8601 UTC. */
 export const Timestamp = z.looseObject({ epoch_ms: z.number().int(), iso_date: z.string() });
 /** A {@link Timestamp} after parsing. */
-export type Timestamp = z.infer<typeof Timestamp>;
+export type Timestamp = records.Timestamp;
 
-/** A timestamp of AI alerts (spec 2.8): epoch seconds and ISO 8601. */
+/** @internal A timestamp of AI alerts (spec 2.8): epoch seconds and ISO 8601. */
 export const AlertTimestamp = z.looseObject({ epoch_sec: z.number().int(), iso_date: z.string() });
 /** An {@link AlertTimestamp} after parsing. */
-export type AlertTimestamp = z.infer<typeof AlertTimestamp>;
+export type AlertTimestamp = records.AlertTimestamp;
 
-/** The `{status, values}` answer of every lookup endpoint (docs/api.md 10.2). */
+/** @internal The `{status, values}` answer of every lookup endpoint (docs/api.md 10.2). */
 export const LookupValues = z.looseObject({ status: z.number().int(), values: z.array(z.string()) });
 /** A {@link LookupValues} after parsing. */
-export type LookupValues = z.infer<typeof LookupValues>;
+export type LookupValues = records.LookupValues;
 
 /**
  * The JSON error body that the emulator answers and that the client reads. The real service's shape
  * is not shown (spec 7); `message` is what docs/api.md 10.1 shows for 401, the rest is the emulator's choice.
+ * @internal
  */
 export const ErrorBody = z.looseObject({
   status: z.number().int().optional(),
@@ -35,7 +38,7 @@ export const ErrorBody = z.looseObject({
   parameter: z.string().optional(),
 });
 /** An {@link ErrorBody} after parsing. */
-export type ErrorBody = z.infer<typeof ErrorBody>;
+export type ErrorBody = records.ErrorBody;
 
 /**
  * True for a JSON object (a map), not null and not an array: what checks of bodies and inputs given

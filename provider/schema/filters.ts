@@ -1,10 +1,12 @@
 import { z } from "zod";
+import type * as records from "./records";
 import { Identifier } from "./common";
 import { RULE_GROUP_OPS, RULE_LEAF_OPS } from "./names";
 
 /**
  * A rule leaf (spec 2.7): `field`, `op`, `value`, and `key` when the field is `Tag`.
  * Wire-level only: field names are checked against the lookup where it matters (emulator, rules module).
+ * @internal
  */
 export const RuleLeaf = z.object({
   field: z.string().min(1),
@@ -13,7 +15,7 @@ export const RuleLeaf = z.object({
   key: z.string().min(1).optional(),
 });
 /** A {@link RuleLeaf} after parsing. */
-export type RuleLeaf = z.infer<typeof RuleLeaf>;
+export type RuleLeaf = records.RuleLeaf;
 
 /** A rule group (spec 2.7): `op` and `rules`; nested groups repeat this shape. */
 export interface RuleGroup {
@@ -23,11 +25,11 @@ export interface RuleGroup {
 /** A node of a rule tree: a group or a leaf. */
 export type RuleNode = RuleGroup | RuleLeaf;
 
-/** The recursive rule-group schema (spec 2.7). */
+/** @internal The recursive rule-group schema (spec 2.7). */
 export const RuleGroup: z.ZodType<RuleGroup> = z.lazy(() =>
   z.object({ op: z.enum(RULE_GROUP_OPS), rules: z.array(RuleNode) }),
 );
-/** A rule node: group or leaf, told apart by the presence of `rules`. */
+/** @internal A rule node: group or leaf, told apart by the presence of `rules`. */
 export const RuleNode: z.ZodType<RuleNode> = z.lazy(() => z.union([RuleGroup, RuleLeaf]));
 
 /** The writable fields of a saved filter (spec 2.7, 4.8). */
@@ -41,7 +43,7 @@ const WRITABLE_FIELDS = {
   enabled: z.boolean().optional(),
 };
 
-/** A saved filter as the service returns it (spec 2.7). Unknown fields are kept. */
+/** @internal A saved filter as the service returns it (spec 2.7). Unknown fields are kept. */
 export const SavedFilter = z.looseObject({
   ...WRITABLE_FIELDS,
   id: Identifier,
@@ -52,17 +54,18 @@ export const SavedFilter = z.looseObject({
   editor: z.string().optional(),
 });
 /** A {@link SavedFilter} after parsing. */
-export type SavedFilter = z.infer<typeof SavedFilter>;
+export type SavedFilter = records.SavedFilter;
 
-/** The writable fields of a saved filter (spec 4.8, POST body item). */
+/** @internal The writable fields of a saved filter (spec 4.8, POST body item). */
 export const SavedFilterInput = z.object(WRITABLE_FIELDS);
 /** A {@link SavedFilterInput}. */
-export type SavedFilterInput = z.infer<typeof SavedFilterInput>;
+export type SavedFilterInput = records.SavedFilterInput;
 
 /**
  * A PUT body item (spec 4.8): the id and the fields to merge into the existing filter. PUT merges,
  * so an optional field can only be removed by naming it: `null` clears `category` and
  * `subcategory` (the emulator's choice, emulator/README.md).
+ * @internal
  */
 export const SavedFilterUpdate = SavedFilterInput.partial().extend({
   id: Identifier,
@@ -70,25 +73,25 @@ export const SavedFilterUpdate = SavedFilterInput.partial().extend({
   subcategory: z.string().nullable().optional(),
 });
 /** A {@link SavedFilterUpdate} before parsing (the id may be a number or a string). */
-export type SavedFilterUpdate = z.input<typeof SavedFilterUpdate>;
+export type SavedFilterUpdate = records.SavedFilterUpdate;
 
-/** `GET /bulk_filters/` without `fields` (spec 4.8). */
+/** @internal `GET /bulk_filters/` without `fields` (spec 4.8). */
 export const SavedFilterList = z.looseObject({ status: z.number().int(), filters: z.array(SavedFilter) });
 /** A {@link SavedFilterList} after parsing. */
-export type SavedFilterList = z.infer<typeof SavedFilterList>;
+export type SavedFilterList = records.SavedFilterList;
 
-/** `POST /bulk_filters/` answers the array of created filters with 201 (spec 4.8). */
+/** @internal `POST /bulk_filters/` answers the array of created filters with 201 (spec 4.8). */
 export const SavedFilterCreateResponse = z.array(SavedFilter);
 
-/** `PUT /bulk_filters/` (spec 4.8): a URL listing the changed ids, and the status. */
+/** @internal `PUT /bulk_filters/` (spec 4.8): a URL listing the changed ids, and the status. */
 export const SavedFilterUpdateResponse = z.looseObject({ location: z.string(), status: z.number().int() });
 /** A {@link SavedFilterUpdateResponse} after parsing. */
-export type SavedFilterUpdateResponse = z.infer<typeof SavedFilterUpdateResponse>;
+export type SavedFilterUpdateResponse = records.SavedFilterUpdateResponse;
 
-/** `DELETE /bulk_filters/` (spec 4.8): the deleted ids and names. */
+/** @internal `DELETE /bulk_filters/` (spec 4.8): the deleted ids and names. */
 export const SavedFilterDeleteResponse = z.looseObject({
   deleted: z.array(z.looseObject({ id: Identifier, name: z.string() })),
   status: z.number().int(),
 });
 /** A {@link SavedFilterDeleteResponse} after parsing. */
-export type SavedFilterDeleteResponse = z.infer<typeof SavedFilterDeleteResponse>;
+export type SavedFilterDeleteResponse = records.SavedFilterDeleteResponse;

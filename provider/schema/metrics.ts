@@ -1,9 +1,11 @@
 import { z } from "zod";
+import type * as records from "./records";
 import { Identifier, Timestamp } from "./common";
 
 /**
  * A metric member's value object (docs/api.md 2.4, 10.4). Every field is
  * optional here because which ones appear depends on the metric; `count` is an integer on the wire.
+ * @internal
  */
 export const MetricValue = z.looseObject({
   count: z.number().int().optional(),
@@ -16,34 +18,35 @@ export const MetricValue = z.looseObject({
   per_ended_play: z.number().optional(),
 });
 /** A {@link MetricValue} after parsing. */
-export type MetricValue = z.infer<typeof MetricValue>;
+export type MetricValue = records.MetricValue;
 
-/** Metric members keyed by member name (snake_case, spec 2.4). */
+/** @internal Metric members keyed by member name (snake_case, spec 2.4). */
 export const MetricMembers = z.record(z.string(), MetricValue);
 /** {@link MetricMembers} after parsing. */
-export type MetricMembers = z.infer<typeof MetricMembers>;
+export type MetricMembers = records.MetricMembers;
 
-/** One interval of a plain time series: its start and one member per requested metric (spec 2.4). */
+/** @internal One interval of a plain time series: its start and one member per requested metric (spec 2.4). */
 export const TimeSeriesPoint = z.object({ timestamp: Timestamp }).catchall(MetricValue);
 /** A {@link TimeSeriesPoint} after parsing. */
-export type TimeSeriesPoint = z.infer<typeof TimeSeriesPoint>;
+export type TimeSeriesPoint = records.TimeSeriesPoint;
 
-/** A group-by entity: the dimension value and its metrics (spec 2.4). */
+/** @internal A group-by entity: the dimension value and its metrics (spec 2.4). */
 export const DimensionalDatum = z.looseObject({
   dimension: z.looseObject({ key: z.string(), value: z.string(), description: z.string().optional() }),
   metrics: MetricMembers,
 });
 /** A {@link DimensionalDatum} after parsing. */
-export type DimensionalDatum = z.infer<typeof DimensionalDatum>;
+export type DimensionalDatum = records.DimensionalDatum;
 
-/** One interval of a group-by time series (spec 2.4). */
+/** @internal One interval of a group-by time series (spec 2.4). */
 export const GroupByPoint = z.looseObject({ timestamp: Timestamp, dimensional_data: z.array(DimensionalDatum) });
 /** A {@link GroupByPoint} after parsing. */
-export type GroupByPoint = z.infer<typeof GroupByPoint>;
+export type GroupByPoint = records.GroupByPoint;
 
 /**
  * `_meta` of a metric response. Integrations read `group_by_dimension.description` and
  * `filter_info.id` (docs/api.md 10.4); the other members are the emulator's choice and kept leniently.
+ * @internal
  */
 export const MetricMeta = z.looseObject({
   group_by_dimension: z.looseObject({ key: z.string(), description: z.string() }).optional(),
@@ -54,49 +57,50 @@ export const MetricMeta = z.looseObject({
   query_string: z.string().optional(),
 });
 /** A {@link MetricMeta} after parsing. */
-export type MetricMeta = z.infer<typeof MetricMeta>;
+export type MetricMeta = records.MetricMeta;
 
-/** A metric time-series response (spec 2.4): one metric or a custom selection. */
+/** @internal A metric time-series response (spec 2.4): one metric or a custom selection. */
 export const MetricResponse = z.looseObject({
   time_series: z.array(TimeSeriesPoint),
   total: MetricMembers.optional(),
   _meta: MetricMeta.optional(),
 });
 /** A {@link MetricResponse} after parsing. */
-export type MetricResponse = z.infer<typeof MetricResponse>;
+export type MetricResponse = records.MetricResponse;
 
 /**
  * The whole-range totals of a group-by response: an object with the per-entity totals in
  * `dimensional_data`, never an array (docs/api.md 10.4).
+ * @internal
  */
 export const GroupByTotal = z.looseObject({ dimensional_data: z.array(DimensionalDatum) });
 /** A {@link GroupByTotal} after parsing. */
-export type GroupByTotal = z.infer<typeof GroupByTotal>;
+export type GroupByTotal = records.GroupByTotal;
 
-/** A group-by response (spec 2.4): `dimensional_data` per interval, totals per entity. */
+/** @internal A group-by response (spec 2.4): `dimensional_data` per interval, totals per entity. */
 export const GroupByResponse = z.looseObject({
   time_series: z.array(GroupByPoint),
   total: GroupByTotal.optional(),
   _meta: MetricMeta.optional(),
 });
 /** A {@link GroupByResponse} after parsing. */
-export type GroupByResponse = z.infer<typeof GroupByResponse>;
+export type GroupByResponse = records.GroupByResponse;
 
-/** `{base}/{metric}/group-by`: the group-by dimensions available (payload not shown; emulator's choice). */
+/** @internal `{base}/{metric}/group-by`: the group-by dimensions available (payload not shown; emulator's choice). */
 export const GroupByDimensionList = z.looseObject({
   dimensions: z.array(z.looseObject({ name: z.string(), description: z.string() })),
 });
 /** A {@link GroupByDimensionList} after parsing. */
-export type GroupByDimensionList = z.infer<typeof GroupByDimensionList>;
+export type GroupByDimensionList = records.GroupByDimensionList;
 
-/** `{base}/{metric}/group-by/dimension-tag`: the account's custom tags (payload not shown; emulator's choice). */
+/** @internal `{base}/{metric}/group-by/dimension-tag`: the account's custom tags (payload not shown; emulator's choice). */
 export const DimensionTagList = z.looseObject({
   dimension_tags: z.array(z.looseObject({ name: z.string(), description: z.string().optional() })),
 });
 /** A {@link DimensionTagList} after parsing. */
-export type DimensionTagList = z.infer<typeof DimensionTagList>;
+export type DimensionTagList = records.DimensionTagList;
 
-/** `/3.0/metrics/_meta/references/dimensions`: filtering and group-by dimensions (emulator's choice). */
+/** @internal `/3.0/metrics/_meta/references/dimensions`: filtering and group-by dimensions (emulator's choice). */
 export const MetricDimensionReferenceList = z.looseObject({
   dimensions: z.array(z.looseObject({
     name: z.string(),
@@ -106,18 +110,18 @@ export const MetricDimensionReferenceList = z.looseObject({
   })),
 });
 /** A {@link MetricDimensionReferenceList} after parsing. */
-export type MetricDimensionReferenceList = z.infer<typeof MetricDimensionReferenceList>;
+export type MetricDimensionReferenceList = records.MetricDimensionReferenceList;
 
-/** `/3.0/metrics/_meta/references/filters`: basic data about saved filters (emulator's choice). */
+/** @internal `/3.0/metrics/_meta/references/filters`: basic data about saved filters (emulator's choice). */
 export const FilterReferenceList = z.looseObject({
   filters: z.array(z.looseObject({ id: Identifier, name: z.string(), enabled: z.boolean().optional() })),
 });
 /** A {@link FilterReferenceList} after parsing. */
-export type FilterReferenceList = z.infer<typeof FilterReferenceList>;
+export type FilterReferenceList = records.FilterReferenceList;
 
-/** A KPI set (spec 2.6). */
+/** @internal A KPI set (spec 2.6). */
 export const Kpi = z.looseObject({ kpi_id: Identifier, kpi_name: z.string() });
-/** `/kpis` (spec 4.6); the wrapper member is the emulator's choice. */
+/** @internal `/kpis` (spec 4.6); the wrapper member is the emulator's choice. */
 export const KpiList = z.looseObject({ kpis: z.array(Kpi) });
 /** A {@link KpiList} after parsing. */
-export type KpiList = z.infer<typeof KpiList>;
+export type KpiList = records.KpiList;

@@ -1,18 +1,20 @@
 import { z } from "zod";
+import type * as records from "./records";
 import { Identifier } from "./common";
 import { PII_IDENTIFIERS_PER_REQUEST, PII_STATUSES } from "./names";
 
-/** The POST body of `/pii-opt-out` (spec 4.10): at most 100 identifiers of one kind. */
+/** @internal The POST body of `/pii-opt-out` (spec 4.10): at most 100 identifiers of one kind. */
 export const PiiOptOutSubmission = z.object({
   viewer_id: z.array(z.string().min(1)).min(1).max(PII_IDENTIFIERS_PER_REQUEST),
   "@notification_email": z.array(z.email()).optional(),
 });
 /** A {@link PiiOptOutSubmission}. */
-export type PiiOptOutSubmission = z.infer<typeof PiiOptOutSubmission>;
+export type PiiOptOutSubmission = records.PiiOptOutSubmission;
 
 /**
  * The POST answer (spec 2.9): the id, `created`, and the count of previously submitted identifiers,
  * named `ignored` (docs/api.md 10.3: the real name is not public).
+ * @internal
  */
 export const PiiOptOutSubmitResponse = z.looseObject({
   id: Identifier,
@@ -20,9 +22,9 @@ export const PiiOptOutSubmitResponse = z.looseObject({
   ignored: z.number().int().default(0),
 });
 /** A {@link PiiOptOutSubmitResponse} after parsing. */
-export type PiiOptOutSubmitResponse = z.infer<typeof PiiOptOutSubmitResponse>;
+export type PiiOptOutSubmitResponse = records.PiiOptOutSubmitResponse;
 
-/** A PII opt-out request (spec 2.9). */
+/** @internal A PII opt-out request (spec 2.9). */
 export const PiiOptOutRequest = z.looseObject({
   id: Identifier,
   status: z.enum(PII_STATUSES),
@@ -33,9 +35,9 @@ export const PiiOptOutRequest = z.looseObject({
   creator: z.string().optional(),
 });
 /** A {@link PiiOptOutRequest} after parsing. */
-export type PiiOptOutRequest = z.infer<typeof PiiOptOutRequest>;
+export type PiiOptOutRequest = records.PiiOptOutRequest;
 
-/** `GET /pii-opt-out` (spec 4.10): the wrapper member is the emulator's choice. */
+/** @internal `GET /pii-opt-out` (spec 4.10): the wrapper member is the emulator's choice. */
 export const PiiOptOutRequestList = z.looseObject({ requests: z.array(PiiOptOutRequest) });
 /** A {@link PiiOptOutRequestList} after parsing. */
-export type PiiOptOutRequestList = z.infer<typeof PiiOptOutRequestList>;
+export type PiiOptOutRequestList = records.PiiOptOutRequestList;

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import type * as records from "./records";
 import { Timestamp } from "./common";
 
-/** Session status (spec 2.2, `status_info`). */
+/** @internal Session status (spec 2.2, `status_info`). */
 export const SessionStatusInfo = z.looseObject({
   is_ended: z.boolean(),
   ended_status: z.string().optional(),
@@ -16,7 +17,7 @@ export const SessionStatusInfo = z.looseObject({
   errors: z.array(z.unknown()),
 });
 
-/** Lifetime metrics of a session (spec 2.2); numbers, negative values can occur. */
+/** @internal Lifetime metrics of a session (spec 2.2); numbers, negative values can occur. */
 export const SessionLifetimeMetrics = z.looseObject({
   average_framerate_fps: z.number(),
   average_peak_bitrate_bps: z.number(),
@@ -36,7 +37,7 @@ export const SessionLifetimeMetrics = z.looseObject({
 
 const NameCode = z.looseObject({ name: z.string(), code: z.string() });
 
-/** A session object (spec 2.2): one viewing stream of content or of an ad. */
+/** @internal A session object (spec 2.2): one viewing stream of content or of an ad. */
 export const Session = z.looseObject({
   svc_session_id: z.string(),
   client_id: z.string(),
@@ -82,12 +83,12 @@ export const Session = z.looseObject({
   }),
 });
 /** A {@link Session} after parsing. */
-export type Session = z.infer<typeof Session>;
+export type Session = records.Session;
 
-/** The session list response (spec 2.1). */
+/** @internal The session list response (spec 2.1). */
 export const SessionList = z.looseObject({ sessions: z.array(Session) });
 /** A {@link SessionList} after parsing. */
-export type SessionList = z.infer<typeof SessionList>;
+export type SessionList = records.SessionList;
 
 const Count = z.looseObject({ count: z.number().int() });
 const CountPercentage = z.looseObject({ count: z.number().int(), percentage: z.number() });
@@ -95,7 +96,7 @@ const Value = z.looseObject({ value: z.number() });
 const Ratio = z.looseObject({ ratio: z.number() });
 const Minutes = z.looseObject({ mins: z.number() });
 
-/** The viewer summary response (spec 2.3): totals over one viewer's sessions, no time series. */
+/** @internal The viewer summary response (spec 2.3): totals over one viewer's sessions, no time series. */
 export const ViewerSummary = z.looseObject({
   total: z.looseObject({
     bitrate: z.looseObject({ bps: z.number() }),
@@ -136,22 +137,23 @@ export const ViewerSummary = z.looseObject({
   }),
 });
 /** A {@link ViewerSummary} after parsing. */
-export type ViewerSummary = z.infer<typeof ViewerSummary>;
+export type ViewerSummary = records.ViewerSummary;
 
-/** One entry of the sessions dimension lookup (spec 2.5). */
+/** @internal One entry of the sessions dimension lookup (spec 2.5). */
 export const SessionDimension = z.looseObject({
   name: z.string(),
   query_filter: z.string(),
   is_custom: z.boolean(),
 });
-/** The sessions dimension lookup response (spec 2.5, 4.5). */
+/** @internal The sessions dimension lookup response (spec 2.5, 4.5). */
 export const SessionDimensionList = z.looseObject({ dimensions: z.array(SessionDimension) });
 /** A {@link SessionDimensionList} after parsing. */
-export type SessionDimensionList = z.infer<typeof SessionDimensionList>;
+export type SessionDimensionList = records.SessionDimensionList;
 
 /**
  * The discovery endpoint's answer (spec 4.5): the resource paths available to the account with a
  * description and prerequisites. Its shape is not shown; this is the emulator's choice.
+ * @internal
  */
 export const DiscoveryList = z.looseObject({
   resources: z.array(z.looseObject({
@@ -162,4 +164,4 @@ export const DiscoveryList = z.looseObject({
   })),
 });
 /** A {@link DiscoveryList} after parsing. */
-export type DiscoveryList = z.infer<typeof DiscoveryList>;
+export type DiscoveryList = records.DiscoveryList;

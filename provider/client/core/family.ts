@@ -19,7 +19,7 @@ export abstract class QueryFamily {
     logger?.info(`GET ${path}: ${reason}, split into ${parts} requests`, { event: "split", reason, request: `GET ${path}` });
   }
 
-  /** Sends `GET path?query` and parses the answer with `schema`. */
+  /** @internal Sends `GET path?query` and parses the answer with `schema`. */
   protected get<Schema extends z.ZodType>(path: string, query: QueryParams, schema: Schema, requestOptions: CallOptions | undefined): Promise<z.infer<Schema>> {
     return this.requester.request({ method: "GET", path, query, ...requestOptions }, schema);
   }

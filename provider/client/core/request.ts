@@ -32,6 +32,6 @@ export interface RequestOptions {
 export interface Requester {
   /** Where the families report what they do on the caller's behalf (splits of a query, caps of a listing). */
   readonly logger?: InsightsLogger;
-  /** Sends the request described by `options` and answers its body parsed with `schema`. */
+  /** @internal Sends the request described by `options` and answers its body parsed with `schema`. */
   request<Schema extends z.ZodType>(options: RequestOptions, schema: Schema): Promise<z.infer<Schema>>;
 }

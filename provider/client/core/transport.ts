@@ -72,7 +72,7 @@ export class Transport implements Requester {
     return { baseUrl: this.#settings.baseUrl.href, clientId: this.#settings.credentials.clientId };
   }
 
-  /** Sends one request, applying the retry policy, and parses the answer with `schema`. */
+  /** @internal Sends one request, applying the retry policy, and parses the answer with `schema`. */
   async request<Schema extends z.ZodType>(options: RequestOptions, schema: Schema): Promise<z.infer<Schema>> {
     const query = queryString(options.query);
     const description: RequestDescription = { method: options.method, path: options.path, query };

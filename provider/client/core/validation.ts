@@ -70,7 +70,7 @@ export function checkChoice<Choice extends string>(value: unknown, choices: read
   throw new ArgumentError(path, notAChoice(value, choices, noun));
 }
 
-/** A zod enum of `choices` whose error is the {@link checkChoice} message, "did you mean" included. */
+/** @internal A zod enum of `choices` whose error is the {@link checkChoice} message, "did you mean" included. */
 export function zChoice<const Choices extends readonly string[]>(choices: Choices, noun: string) {
   return z.enum(choices, { error: (issue) => notAChoice(issue.input, choices, noun) });
 }
@@ -107,6 +107,8 @@ export function checkKnownKeys(params: unknown, known: readonly string[], path =
  * Parses the params object of a method with its strict zod schema: a key the method does not take
  * gets a "did you mean" ({@link checkKnownKeys}), any other mismatch an {@link ArgumentError} whose
  * path starts at the params key, for example `ids[3]` or `filters[2].rules`.
+ *
+ * @internal
  */
 export function parseParams<Schema extends z.ZodObject>(schema: Schema, params: unknown): z.output<Schema> {
   checkKnownKeys(params, Object.keys(schema.shape));

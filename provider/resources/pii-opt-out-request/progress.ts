@@ -7,7 +7,7 @@ import { PII_STATUSES } from "../../schema";
  * ids only, never an identifier, so it can be printed and stored in plain text.
  */
 
-/** One opt-out request that processes some of the resource's identifiers (spec 2.9, 3.1). */
+/** @internal One opt-out request that processes some of the resource's identifiers (spec 2.9, 3.1). */
 export const TrackedRequest = z.object({
   /** The service's request id. */
   id: z.string().min(1),
@@ -28,16 +28,41 @@ export const TrackedRequest = z.object({
   finishedAt: z.string().optional(),
 });
 /** A {@link TrackedRequest}. */
-export type TrackedRequest = z.infer<typeof TrackedRequest>;
+export interface TrackedRequest {
+  /** The service's request id. */
+  id: string;
+  /** Its state when last read (spec 3.1). */
+  status: "ENQUEUED" | "STARTED" | "FINISHED";
+  /**
+   * `submitted`: made by this resource's POST. `adopted`: made earlier (by another resource, the
+   * console or a previous run) for identifiers the service reported as previously submitted.
+   */
+  origin: "submitted" | "adopted";
+  /** How many of this resource's identifiers the request processes. */
+  identifiers: number;
+  /** The POST answer's `created` count (spec 2.9); submitted requests only. */
+  created?: number;
+  /** The POST answer's `ignored` count (docs/api.md 10.3); submitted requests only. */
+  ignored?: number;
+  /** When the service created it (spec 2.9 `created_at`), once read. */
+  createdAt?: string;
+  /** When it became FINISHED (spec 2.9 `updated_at`), once read. */
+  finishedAt?: string;
+}
 
-/** The progress of a resource's submission, as stored in its outputs. */
+/** @internal The progress of a resource's submission, as stored in its outputs. */
 export const SubmissionProgress = z.object({
   requests: z.array(TrackedRequest).default([]),
   /** Batches of at most 100 identifiers (spec 4.10, 8) already handled, in their fixed order. */
   batchesSubmitted: z.number().int().nonnegative().default(0),
 });
 /** A {@link SubmissionProgress}. */
-export type SubmissionProgress = z.infer<typeof SubmissionProgress>;
+export interface SubmissionProgress {
+  /** The requests that process this resource's identifiers. */
+  requests: TrackedRequest[];
+  /** Batches of at most 100 identifiers (spec 4.10, 8) already handled, in their fixed order. */
+  batchesSubmitted: number;
+}
 
 /**
  * The resource's overall status: `SUBMITTING` while batches remain, else the least advanced state

@@ -21,7 +21,7 @@ import { unknownProperties } from "../../schema/suggest";
  * state, and the update that sends only what changed.
  */
 
-/** The properties of one saved filter that a program declares (spec 2.7, 4.8). */
+/** @internal The properties of one saved filter that a program declares (spec 2.7, 4.8). */
 export const FilterSpec = z.object({
   // Refused when blank, but never trimmed: the account keeps a name as sent (a console name that
   // ends with a space stays so), and a trimmed declaration would differ from it on every adoption.
@@ -34,7 +34,22 @@ export const FilterSpec = z.object({
   enabled: z.boolean().optional(),
 });
 /** A {@link FilterSpec} after parsing. */
-export type FilterSpec = z.infer<typeof FilterSpec>;
+export interface FilterSpec {
+  /** The filter's name. */
+  name: string;
+  /** Its rule tree (spec 2.7). */
+  rules: RuleGroup;
+  /** Category (spec 2.7). */
+  category?: string;
+  /** Subcategory (spec 2.7). */
+  subcategory?: string;
+  /** Whether the filter is advanced. */
+  advanced?: boolean;
+  /** Whether the filter is a content filter. */
+  content?: boolean;
+  /** Whether the filter is enabled. */
+  enabled?: boolean;
+}
 
 /**
  * The API's values for booleans left out (spec 2.7 is silent; these are what a filter made in the
@@ -133,6 +148,8 @@ function partialOf(schema: z.ZodObject): z.ZodObject {
  * not the account. Values not known yet are skipped. `client` gives the client the lookups are read
  * with; it is asked for only when a rule needs a lookup, so a tree without pre-set fields is checked
  * without any settings.
+ *
+ * @internal
  */
 export async function checkFilterSpec(
   client: () => InsightsClient,
@@ -205,7 +222,7 @@ export function describeRulesChange(current: Partial<SavedFilterInput>, news: Re
 function updateBody(id: string, changed: readonly ManagedProperty[], desired: SavedFilterInput): SavedFilterUpdate {
   const body: Record<string, unknown> = { id };
   for (const property of changed) body[property] = desired[property] ?? null;
-  return body as SavedFilterUpdate;
+  return body as unknown as SavedFilterUpdate;
 }
 
 /** The state of a filter as read from the account, the API's defaults filled in. */

@@ -1,0 +1,102 @@
+import { describe, expectTypeOf, it } from "vitest";
+import type { z } from "zod";
+import * as schema from "../provider/schema";
+import type * as records from "../provider/schema/records";
+import type * as params from "../provider/client/params";
+import * as filters from "../provider/client/filters";
+import * as pii from "../provider/client/pii";
+import * as spec from "../provider/resources/saved-filter/spec";
+import * as progress from "../provider/resources/pii-opt-out-request/progress";
+import * as accounts from "../emulator/accounts";
+import * as faults from "../emulator/faults";
+import * as filterStore from "../emulator/filters/store";
+import * as piiStore from "../emulator/pii/store";
+
+/** One object type of the members of `Type` (an interface that extends, or an intersection). */
+type Flat<Type> = { [Key in keyof Type]: Type[Key] };
+
+/**
+ * The public interfaces (plain TypeScript, no zod in the package's declarations) equal what the zod
+ * schemas parse. These are type-level assertions: `npm test` type-checks this file (tsconfig.test.json)
+ * before running it, and a schema that drifts from its interface fails that step with both types named.
+ */
+describe("public interfaces equal the schemas' types", () => {
+  it("records of the API (provider/schema/records.ts)", () => {
+    expectTypeOf<records.Timestamp>().toEqualTypeOf<z.infer<typeof schema.Timestamp>>();
+    expectTypeOf<records.AlertTimestamp>().toEqualTypeOf<z.infer<typeof schema.AlertTimestamp>>();
+    expectTypeOf<records.LookupValues>().toEqualTypeOf<z.infer<typeof schema.LookupValues>>();
+    expectTypeOf<records.ErrorBody>().toEqualTypeOf<z.infer<typeof schema.ErrorBody>>();
+    expectTypeOf<records.RuleLeaf>().toEqualTypeOf<z.infer<typeof schema.RuleLeaf>>();
+    expectTypeOf<records.SavedFilter>().toEqualTypeOf<z.infer<typeof schema.SavedFilter>>();
+    expectTypeOf<records.SavedFilterInput>().toEqualTypeOf<z.infer<typeof schema.SavedFilterInput>>();
+    expectTypeOf<records.SavedFilterUpdate>().toEqualTypeOf<z.input<typeof schema.SavedFilterUpdate>>();
+    expectTypeOf<records.SavedFilterList>().toEqualTypeOf<z.infer<typeof schema.SavedFilterList>>();
+    expectTypeOf<records.SavedFilterUpdateResponse>().toEqualTypeOf<z.infer<typeof schema.SavedFilterUpdateResponse>>();
+    expectTypeOf<records.SavedFilterDeleteResponse>().toEqualTypeOf<z.infer<typeof schema.SavedFilterDeleteResponse>>();
+    expectTypeOf<records.AlertTimelinePoint>().toEqualTypeOf<z.infer<typeof schema.AlertTimelinePoint>>();
+    expectTypeOf<records.AlertSummary>().toEqualTypeOf<z.infer<typeof schema.AlertSummary>>();
+    expectTypeOf<records.AlertDetail>().toEqualTypeOf<z.infer<typeof schema.AlertDetail>>();
+    expectTypeOf<records.AlertList>().toEqualTypeOf<z.infer<typeof schema.AlertList>>();
+    expectTypeOf<records.MetricValue>().toEqualTypeOf<z.infer<typeof schema.MetricValue>>();
+    expectTypeOf<records.MetricMembers>().toEqualTypeOf<z.infer<typeof schema.MetricMembers>>();
+    expectTypeOf<records.TimeSeriesPoint>().toEqualTypeOf<z.infer<typeof schema.TimeSeriesPoint>>();
+    expectTypeOf<records.DimensionalDatum>().toEqualTypeOf<z.infer<typeof schema.DimensionalDatum>>();
+    expectTypeOf<records.GroupByPoint>().toEqualTypeOf<z.infer<typeof schema.GroupByPoint>>();
+    expectTypeOf<records.MetricMeta>().toEqualTypeOf<z.infer<typeof schema.MetricMeta>>();
+    expectTypeOf<records.MetricResponse>().toEqualTypeOf<z.infer<typeof schema.MetricResponse>>();
+    expectTypeOf<records.GroupByTotal>().toEqualTypeOf<z.infer<typeof schema.GroupByTotal>>();
+    expectTypeOf<records.GroupByResponse>().toEqualTypeOf<z.infer<typeof schema.GroupByResponse>>();
+    expectTypeOf<records.GroupByDimensionList>().toEqualTypeOf<z.infer<typeof schema.GroupByDimensionList>>();
+    expectTypeOf<records.DimensionTagList>().toEqualTypeOf<z.infer<typeof schema.DimensionTagList>>();
+    expectTypeOf<records.MetricDimensionReferenceList>().toEqualTypeOf<z.infer<typeof schema.MetricDimensionReferenceList>>();
+    expectTypeOf<records.FilterReferenceList>().toEqualTypeOf<z.infer<typeof schema.FilterReferenceList>>();
+    expectTypeOf<records.KpiList>().toEqualTypeOf<z.infer<typeof schema.KpiList>>();
+    expectTypeOf<records.PiiOptOutSubmission>().toEqualTypeOf<z.infer<typeof schema.PiiOptOutSubmission>>();
+    expectTypeOf<records.PiiOptOutSubmitResponse>().toEqualTypeOf<z.infer<typeof schema.PiiOptOutSubmitResponse>>();
+    expectTypeOf<records.PiiOptOutRequest>().toEqualTypeOf<z.infer<typeof schema.PiiOptOutRequest>>();
+    expectTypeOf<records.PiiOptOutRequestList>().toEqualTypeOf<z.infer<typeof schema.PiiOptOutRequestList>>();
+    expectTypeOf<records.Session>().toEqualTypeOf<z.infer<typeof schema.Session>>();
+    expectTypeOf<records.SessionList>().toEqualTypeOf<z.infer<typeof schema.SessionList>>();
+    expectTypeOf<records.ViewerSummary>().toEqualTypeOf<z.infer<typeof schema.ViewerSummary>>();
+    expectTypeOf<records.SessionDimensionList>().toEqualTypeOf<z.infer<typeof schema.SessionDimensionList>>();
+    expectTypeOf<records.DiscoveryList>().toEqualTypeOf<z.infer<typeof schema.DiscoveryList>>();
+    expectTypeOf<records.RuleGroup>().toEqualTypeOf<z.infer<typeof schema.RuleGroup>>();
+    expectTypeOf<records.RuleNode>().toEqualTypeOf<z.infer<typeof schema.RuleNode>>();
+  });
+
+  it("parameters of the client's methods (provider/client/params.ts), as a caller writes them", () => {
+    expectTypeOf<params.FilterListQuery>().toEqualTypeOf<z.input<typeof filters.FilterListQuery>>();
+    expectTypeOf<params.FilterGetParams>().toEqualTypeOf<z.input<typeof filters.FilterGetParams>>();
+    expectTypeOf<params.FilterFindByNameParams>().toEqualTypeOf<z.input<typeof filters.FilterFindByNameParams>>();
+    // Rule trees are typed for callers; the schema takes them as unknown input and checks them.
+    expectTypeOf<params.FilterCreateParams>().toEqualTypeOf<z.output<typeof filters.FilterCreateParams>>();
+    expectTypeOf<params.FilterUpdateParams>().toEqualTypeOf<z.input<typeof filters.FilterUpdateParams>>();
+    expectTypeOf<params.FilterDeleteParams>().toEqualTypeOf<z.input<typeof filters.FilterDeleteParams>>();
+    expectTypeOf<params.FilterFieldsParams>().toEqualTypeOf<z.input<typeof filters.FilterFieldsParams>>();
+    expectTypeOf<params.FilterLookupParams>().toEqualTypeOf<z.input<typeof filters.FilterLookupParams>>();
+    expectTypeOf<params.SubcategoryQuery>().toEqualTypeOf<z.input<typeof filters.SubcategoryQuery>>();
+    expectTypeOf<params.SavedFilterField>().toEqualTypeOf<keyof typeof schema.SavedFilter.shape>();
+    expectTypeOf<params.FilterLookupName>().toEqualTypeOf<(typeof schema.FILTER_LOOKUPS)[number]>();
+    expectTypeOf<params.PiiSubmitArguments>().toEqualTypeOf<z.input<typeof pii.PiiSubmitArguments>>();
+    expectTypeOf<params.PiiListQuery>().toEqualTypeOf<z.input<typeof pii.PiiListQuery>>();
+    expectTypeOf<params.PiiGetParams>().toEqualTypeOf<z.input<typeof pii.PiiGetParams>>();
+  });
+
+  it("what resources keep in their state", () => {
+    expectTypeOf<spec.FilterSpec>().toEqualTypeOf<z.infer<typeof spec.FilterSpec>>();
+    expectTypeOf<progress.TrackedRequest>().toEqualTypeOf<z.infer<typeof progress.TrackedRequest>>();
+    expectTypeOf<progress.SubmissionProgress>().toEqualTypeOf<z.infer<typeof progress.SubmissionProgress>>();
+  });
+
+  it("the emulator's accounts, fault rules and state export", () => {
+    expectTypeOf<accounts.AccountFeatures>().toEqualTypeOf<z.infer<typeof accounts.AccountFeatures>>();
+    expectTypeOf<accounts.AccountConfigInput>().toEqualTypeOf<z.input<typeof accounts.AccountConfig>>();
+    expectTypeOf<accounts.AccountConfig>().toEqualTypeOf<z.infer<typeof accounts.AccountConfig>>();
+    expectTypeOf<faults.FaultRuleInput>().toEqualTypeOf<z.input<typeof faults.FaultRuleInput>>();
+    expectTypeOf<Flat<faults.FaultRule>>().toEqualTypeOf<Flat<z.infer<typeof faults.FaultRuleInput> & { id: string; hits: number }>>();
+    expectTypeOf<filterStore.StoredFilter>().toEqualTypeOf<z.infer<typeof filterStore.StoredFilter>>();
+    expectTypeOf<filterStore.FilterStoreSnapshot>().toEqualTypeOf<z.infer<typeof filterStore.FilterStoreSnapshot>>();
+    expectTypeOf<piiStore.StoredPiiRequest>().toEqualTypeOf<z.infer<typeof piiStore.StoredPiiRequest>>();
+    expectTypeOf<piiStore.PiiStoreSnapshot>().toEqualTypeOf<z.infer<typeof piiStore.PiiStoreSnapshot>>();
+  });
+});
