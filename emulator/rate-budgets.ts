@@ -131,7 +131,7 @@ export class RateBudgets {
 
 const BudgetInput = z.union([z.literal(false), z.object({ limit: z.number().int().positive(), windowMs: z.number().int().positive() }).strict()]);
 
-/** The body of `POST /_emulator/rate-budgets`: `false` lifts all budgets, `true` restores the service's. */
+/** @internal The body of `POST /_emulator/rate-budgets`: `false` lifts all budgets, `true` restores the service's. */
 export const RateBudgetInput = z.union([
   z.boolean(),
   z
@@ -143,7 +143,7 @@ export const RateBudgetInput = z.union([
     .strict(),
 ]);
 
-/** The settings an input asks for; object inputs change only the budgets they name. */
+/** @internal The settings an input asks for; object inputs change only the budgets they name. */
 export function rateBudgetsFrom(input: z.infer<typeof RateBudgetInput> | Partial<RateBudgetSettings>, current: RateBudgetSettings | false): RateBudgetSettings | false {
   if (input === false) return false;
   if (input === true) return SERVICE_RATE_BUDGETS;

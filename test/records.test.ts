@@ -98,5 +98,6 @@ describe("public interfaces equal the schemas' types", () => {
     expectTypeOf<filterStore.FilterStoreSnapshot>().toEqualTypeOf<z.infer<typeof filterStore.FilterStoreSnapshot>>();
     expectTypeOf<piiStore.StoredPiiRequest>().toEqualTypeOf<z.infer<typeof piiStore.StoredPiiRequest>>();
     expectTypeOf<piiStore.PiiStoreSnapshot>().toEqualTypeOf<z.infer<typeof piiStore.PiiStoreSnapshot>>();
+    expectTypeOf<piiStore.PiiDeletionFault>().toEqualTypeOf<z.infer<typeof piiStore.PiiDeletionFault>>();
   });
 });

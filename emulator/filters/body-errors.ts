@@ -33,6 +33,8 @@ export type UnknownKeyExplainer = (key: string, objectPath: BodyPath) => string;
  * union names the types it takes when the value has none of them (an id that is neither string nor
  * number); a failed rule-node union is resolved to the branch the client meant (a node with `rules`
  * is a group, others are leaves), so the path points at the real mistake, not at "invalid input".
+ *
+ * @internal
  */
 export function issueError(
   issue: z.core.$ZodIssue,

@@ -67,6 +67,8 @@ export interface PiiStoreSnapshot {
  * reach FINISHED as usual, but the data of the first `keepViewers` viewers they name is never deleted
  * (and their sessions keep being collected), and the others' is deleted `lagMs` after FINISHED.
  * What a verification of the deletion must notice.
+ *
+ * @internal
  */
 export const PiiDeletionFault = z.strictObject({
   keepViewers: z.number().int().nonnegative().default(0),
@@ -74,7 +76,14 @@ export const PiiDeletionFault = z.strictObject({
   times: z.number().int().positive().default(1),
 });
 /** A {@link PiiDeletionFault}. */
-export type PiiDeletionFault = z.infer<typeof PiiDeletionFault>;
+export interface PiiDeletionFault {
+  /** How many of the first viewers named keep their data. */
+  keepViewers: number;
+  /** How long after FINISHED the others' data is deleted, in milliseconds. */
+  lagMs: number;
+  /** How many of the next requests of the account the fault acts on. */
+  times: number;
+}
 
 /** What a POST asks for, after the route validated its shape (spec 4.10). */
 export interface PiiSubmission {
