@@ -10,6 +10,7 @@ import * as progress from "../provider/resources/pii-opt-out-request/progress";
 import * as accounts from "../emulator/accounts";
 import * as faults from "../emulator/faults";
 import * as filterStore from "../emulator/filters/store";
+import * as filterSchema from "../emulator/filters/schema";
 import * as piiStore from "../emulator/pii/store";
 
 /** One object type of the members of `Type` (an interface that extends, or an intersection). */
@@ -94,6 +95,7 @@ describe("public interfaces equal the schemas' types", () => {
     expectTypeOf<accounts.AccountConfig>().toEqualTypeOf<z.infer<typeof accounts.AccountConfig>>();
     expectTypeOf<faults.FaultRuleInput>().toEqualTypeOf<z.input<typeof faults.FaultRuleInput>>();
     expectTypeOf<Flat<faults.FaultRule>>().toEqualTypeOf<Flat<z.infer<typeof faults.FaultRuleInput> & { id: string; hits: number }>>();
+    expectTypeOf<filterSchema.FilterInput>().toEqualTypeOf<z.infer<typeof filterSchema.CreateItem>>();
     expectTypeOf<filterStore.StoredFilter>().toEqualTypeOf<z.infer<typeof filterStore.StoredFilter>>();
     expectTypeOf<filterStore.FilterStoreSnapshot>().toEqualTypeOf<z.infer<typeof filterStore.FilterStoreSnapshot>>();
     expectTypeOf<piiStore.StoredPiiRequest>().toEqualTypeOf<z.infer<typeof piiStore.StoredPiiRequest>>();

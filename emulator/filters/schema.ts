@@ -7,7 +7,7 @@ import { RULE_GROUP_OPS, RULE_LEAF_OPS, type RuleGroup, type RuleNode } from "..
  * are in rules.ts and validation.ts; these only check shapes and types.
  */
 
-/** A rule leaf: field, op, value, and key (for the field Tag). */
+/** @internal A rule leaf: field, op, value, and key (for the field Tag). */
 export const RuleLeafShape = z.object({
   field: z.string().min(1),
   op: z.enum(RULE_LEAF_OPS),
@@ -18,7 +18,7 @@ export const RuleLeafShape = z.object({
 /** The keys a rule leaf may have. */
 export const RULE_LEAF_KEYS: readonly string[] = Object.keys(RuleLeafShape.shape);
 
-/** A rule group, recursively: `op` and `rules` (a node is a group when it has `rules`). */
+/** @internal A rule group, recursively: `op` and `rules` (a node is a group when it has `rules`). */
 export const RuleGroupShape: z.ZodType<RuleGroup> = z.lazy(() => z.object({ op: z.enum(RULE_GROUP_OPS), rules: z.array(RuleNodeShape) }));
 const RuleNodeShape: z.ZodType<RuleNode> = z.lazy(() => z.union([RuleGroupShape, RuleLeafShape]));
 
@@ -33,14 +33,24 @@ const WRITABLE = {
   enabled: z.boolean().optional(),
 };
 
-/** A POST item: the writable fields and nothing else. */
+/** @internal A POST item: the writable fields and nothing else. */
 export const CreateItem = z.strictObject(WRITABLE);
 /** A valid POST item. */
-export type FilterInput = z.infer<typeof CreateItem>;
+export interface FilterInput {
+  name: string;
+  rules: RuleGroup;
+  category?: string;
+  subcategory?: string;
+  advanced?: boolean;
+  content?: boolean;
+  enabled?: boolean;
+}
 
 /**
  * A PUT item: the id (a number or a numeric string, docs/api.md 10.2) and the writable fields to
  * merge; `null` clears category or subcategory (our choice, emulator/README.md "Dialects").
+ *
+ * @internal
  */
 export const UpdateItem = z.strictObject({
   ...WRITABLE,
