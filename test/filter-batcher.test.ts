@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FilterBatcher } from "../provider/resources/saved-filter/batcher";
+import { FilterBatcher, type BatchScheduler } from "../provider/resources/saved-filter/batcher";
 import { journalMark, requestsSince, useQueryFamilies } from "./support/query-families";
 
 /**
@@ -50,5 +50,74 @@ describe("FilterBatcher hand-off of a known batch", () => {
     expect(batcher().createAll([])).toEqual([]);
     expect(batcher().deleteAll([])).toEqual([]);
     expect(await calls(mark)).toEqual([]);
+  });
+});
+
+/** A scheduler the test drives: time moves only when the test says so. */
+class ManualScheduler implements BatchScheduler {
+  private time = 0;
+  private readonly tasks: Array<{ at: number; task: () => void; done: boolean }> = [];
+
+  now(): number {
+    return this.time;
+  }
+
+  after(ms: number, task: () => void): () => void {
+    const entry = { at: this.time + ms, task, done: false };
+    this.tasks.push(entry);
+    return () => {
+      entry.done = true;
+    };
+  }
+
+  /** Moves the clock and runs what is due. */
+  advance(ms: number): void {
+    this.time += ms;
+    for (const entry of this.tasks.filter((candidate) => !candidate.done && candidate.at <= this.time)) {
+      entry.done = true;
+      entry.task();
+    }
+  }
+}
+
+describe("FilterBatcher on an injected scheduler", () => {
+  const context = useQueryFamilies(undefined, { resetEach: true });
+  const calls = async (mark: number) => (await requestsSince(context.emulator, mark)).map((entry) => `${entry.method} ${entry.status}`);
+
+  it("sends a batch when no call joined it for the window, at the latest maxWaitMs after it opened, or on flush", async () => {
+    const scheduler = new ManualScheduler();
+    const filters = new FilterBatcher(() => context.client.filters, { windowMs: 20, maxWaitMs: 50, scheduler });
+    const made = await context.client.filters.create({ filters: [0, 1, 2, 3].map((episode) => ({ name: `Episode ${episode}`, rules: rules(episode) })) });
+    const ids = made.map((filter) => filter.id);
+    let mark = await journalMark(context.emulator);
+
+    // The window restarts when a call joins: 10 + 15 ms after the first read nothing is sent yet.
+    const first = filters.read(ids[0]!);
+    scheduler.advance(10);
+    const second = filters.read(ids[1]!);
+    scheduler.advance(15);
+    expect(await calls(mark)).toEqual([]);
+    scheduler.advance(5);
+    expect((await Promise.all([first, second])).map((filter) => filter?.id)).toEqual([ids[0], ids[1]]);
+    expect(await calls(mark)).toEqual(["GET 200"]);
+
+    // A call every 15 ms keeps the window open, but not beyond maxWaitMs.
+    mark = await journalMark(context.emulator);
+    const busy = [filters.read(ids[0]!)];
+    for (const id of [ids[1]!, ids[2]!, ids[3]!]) {
+      scheduler.advance(15);
+      busy.push(filters.read(id));
+    }
+    expect(await calls(mark)).toEqual([]);
+    scheduler.advance(5);
+    expect((await Promise.all(busy)).map((filter) => filter?.id)).toEqual(ids);
+    expect(await calls(mark)).toEqual(["GET 200"]);
+
+    // flush sends what is queued at once, whatever the window.
+    mark = await journalMark(context.emulator);
+    const deleted = [filters.delete(ids[0]!), filters.delete(ids[1]!)];
+    filters.flush();
+    await Promise.all(deleted);
+    expect(await calls(mark)).toEqual(["DELETE 200"]);
   });
 });

@@ -115,13 +115,42 @@ type BatchSender<Item, Result> = (entries: Array<Entry<Item, Result>>) => Promis
 /** How items with the same key are batched: one entry shared by its callers, or never in one batch. */
 type SameKey = "share" | "separate";
 
-/** A batch being filled: its entries, its timer and when it opened. */
+/** A batch being filled: its entries, its pending send and when it opened. */
 interface OpenBatch<Item, Result> {
   entries: Array<Entry<Item, Result>>;
   keys: Map<string, Entry<Item, Result>>;
   openedAt: number;
-  timer: NodeJS.Timeout | undefined;
+  /** Cancels the pending send of the quiet window, if one is scheduled. */
+  cancel: (() => void) | undefined;
 }
+
+/**
+ * When the batcher's waits end: injectable, so that a test decides when a batch is sent (or calls
+ * {@link FilterBatcher.flush}) instead of depending on a timer's timing.
+ */
+export interface BatchScheduler {
+  /** Current time in milliseconds. */
+  now(): number;
+  /** Runs `task` once `ms` milliseconds have passed; answers a function that cancels it. */
+  after(ms: number, task: () => void): () => void;
+}
+
+/**
+ * Node's timers. When a timer fires, the task waits for the event loop's next check phase: calls
+ * that arrived while the process was busy (a timer that fires late fires before pending I/O is
+ * read) join the batch first.
+ */
+export const TIMER_SCHEDULER: BatchScheduler = {
+  now: () => Date.now(),
+  after(ms, task) {
+    let cancelled = false;
+    const timer = setTimeout(() => setImmediate(() => cancelled || task()), ms);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  },
+};
 
 /**
  * Coalesces items into batches of at most `size`: a batch is sent when full, when no item joined it
@@ -132,9 +161,15 @@ class Coalescer<Item, Result> {
 
   constructor(
     private readonly options: BatchOptions,
+    private readonly scheduler: BatchScheduler,
     private readonly send: BatchSender<Item, Result>,
     private readonly keyOf?: { key: (item: Item) => string; sameKey: SameKey },
   ) {}
+
+  /** Sends every open batch now. */
+  flushAll(): void {
+    for (const batch of [...this.open]) this.flush(batch);
+  }
 
   /**
    * Queues `item` and answers its result once its batch is sent: when full, else after the wait
@@ -200,29 +235,21 @@ class Coalescer<Item, Result> {
       batch.entries.length < this.options.size && (key === undefined || !batch.keys.has(key));
     const found = this.open.find(fits);
     if (found) return found;
-    const batch: OpenBatch<Item, Result> = { entries: [], keys: new Map(), openedAt: Date.now(), timer: undefined };
+    const batch: OpenBatch<Item, Result> = { entries: [], keys: new Map(), openedAt: this.scheduler.now(), cancel: undefined };
     this.open.push(batch);
     return batch;
   }
 
-  /**
-   * (Re)starts the quiet-window timer, never beyond `maxWaitMs` after the batch opened. When it
-   * fires, the flush waits for the event loop's next check phase: calls that arrived while the
-   * process was busy (a timer that fires late fires before pending I/O is read) join the batch first.
-   */
+  /** (Re)starts the quiet window, never beyond `maxWaitMs` after the batch opened. */
   private schedule(batch: OpenBatch<Item, Result>): void {
-    clearTimeout(batch.timer);
-    const left = Math.max(0, batch.openedAt + this.options.maxWaitMs - Date.now());
-    const timer = setTimeout(() => {
-      setImmediate(() => {
-        if (batch.timer === timer) this.flush(batch);
-      });
-    }, Math.min(this.options.windowMs, left));
-    batch.timer = timer;
+    batch.cancel?.();
+    const left = Math.max(0, batch.openedAt + this.options.maxWaitMs - this.scheduler.now());
+    batch.cancel = this.scheduler.after(Math.min(this.options.windowMs, left), () => this.flush(batch));
   }
 
   private flush(batch: OpenBatch<Item, Result>): void {
-    clearTimeout(batch.timer);
+    batch.cancel?.();
+    batch.cancel = undefined;
     const index = this.open.indexOf(batch);
     if (index < 0) return;
     this.open.splice(index, 1);
@@ -278,17 +305,17 @@ export class FilterBatcher {
 
   constructor(
     private readonly filters: () => FiltersApi,
-    options: Partial<BatchOptions> & { outcomeWait?: () => OutcomeWait } = {},
+    options: Partial<BatchOptions> & { outcomeWait?: () => OutcomeWait; scheduler?: BatchScheduler } = {},
   ) {
-    const { outcomeWait = hostOutcomeWait, ...batching } = options;
+    const { outcomeWait = hostOutcomeWait, scheduler = TIMER_SCHEDULER, ...batching } = options;
     const settings = { ...DEFAULT_BATCH_OPTIONS, ...batching } satisfies BatchOptions;
     this.outcomeWait = outcomeWait;
     const byId = (sameKey: SameKey) => ({ key: (id: string) => id, sameKey });
-    this.reads = new Coalescer(settings, (entries) => this.sendReads(entries), byId("share"));
-    this.creates = new Coalescer(settings, (entries) => this.sendCreates(entries));
+    this.reads = new Coalescer(settings, scheduler, (entries) => this.sendReads(entries), byId("share"));
+    this.creates = new Coalescer(settings, scheduler, (entries) => this.sendCreates(entries));
     // Spec 4.8 does not say what two changes of one id in one PUT mean (the emulator refuses it).
-    this.updates = new Coalescer(settings, (entries) => this.sendUpdates(entries), { key: (change) => String(change.id), sameKey: "separate" });
-    this.deletes = new Coalescer(settings, (entries) => this.sendDeletes(entries), byId("share"));
+    this.updates = new Coalescer(settings, scheduler, (entries) => this.sendUpdates(entries), { key: (change) => String(change.id), sameKey: "separate" });
+    this.deletes = new Coalescer(settings, scheduler, (entries) => this.sendDeletes(entries), byId("share"));
   }
 
   /** The filter with this id, or undefined when the account has none (one `GET ?id=a,b,c` per batch). */
@@ -342,6 +369,11 @@ export class FilterBatcher {
   deleteAll(ids: readonly string[]): Array<Promise<void>> {
     for (const id of ids) this.claim(id);
     return this.deletes.addAll(ids);
+  }
+
+  /** Sends every queued read, create, update and delete now, without waiting for the quiet window. */
+  flush(): void {
+    for (const coalescer of [this.reads, this.creates, this.updates, this.deletes]) coalescer.flushAll();
   }
 
   /**
