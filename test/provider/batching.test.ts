@@ -12,6 +12,14 @@ const episodeRules = (episode: number) => ({ op: "and", rules: [{ field: "Asset 
 const episodeArgs = (episode: number, extra: Record<string, unknown> = {}) => ({ name: `Episode ${episode}`, rules: episodeRules(episode), ...extra });
 const range = (count: number) => Array.from({ length: count }, (_, index) => index);
 
+/**
+ * Every batch of these tests is full (100 concurrent calls), and the quiet window is longer than any
+ * test: a batch is sent because it is full, never because a timer fired, so the request counts do
+ * not depend on how fast a busy machine delivers the engine's calls. (The window itself is tested
+ * with an injected scheduler, test/filter-batcher.test.ts.)
+ */
+const FULL_BATCHES = { INSIGHTS_BATCH_WINDOW_MS: "10000", INSIGHTS_BATCH_MAX_WAIT_MS: "10000" };
+
 describe("SavedFilter calls batched in the dynamic-provider host", () => {
   let fixture: ProviderFixture;
 
@@ -41,7 +49,7 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
   };
 
   beforeAll(async () => {
-    fixture = await startProviderFixture({ module: "dist/provider/index.js", exportName: "SavedFilter", args: ["f", episodeArgs(0)] });
+    fixture = await startProviderFixture({ module: "dist/provider/index.js", exportName: "SavedFilter", args: ["f", episodeArgs(0)], hostEnv: FULL_BATCHES });
   });
   afterAll(async () => {
     await fixture?.close();
@@ -50,20 +58,20 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     await fixture.emulator.control("POST", "reset");
   });
 
-  it("creates 64 concurrent resources with one POST and answers each with its own filter", async () => {
+  it("creates 100 concurrent resources with one POST and answers each with its own filter", async () => {
     const mark = fixture.mark();
-    const results = await created(range(64).map((episode) => episodeArgs(episode)));
+    const results = await created(range(100).map((episode) => episodeArgs(episode)));
     const requests = summarize(fixture.requestsSince(mark));
     // Before the POST, one listing per name looks for a filter an earlier create with an unknown outcome made.
     expect(requests.filter((request) => request !== "GET 200")).toEqual(["POST 201"]);
-    expect(requests.filter((request) => request === "GET 200")).toHaveLength(64);
+    expect(requests.filter((request) => request === "GET 200")).toHaveLength(100);
     results.forEach((result, episode) => expect(result.outputs).toMatchObject({ filterId: result.id, name: `Episode ${episode}`, rules: episodeRules(episode) }));
-    expect(new Set(results.map((result) => result.id)).size).toBe(64);
-    expect(await fixture.listed()).toHaveLength(64);
+    expect(new Set(results.map((result) => result.id)).size).toBe(100);
+    expect(await fixture.listed()).toHaveLength(100);
   });
 
-  it("reads 250 resources with 3 GETs, each answered with its own filter, a deleted one dropped", async () => {
-    const ids = await seed(250);
+  it("reads 300 resources with 3 GETs, each answered with its own filter, a deleted one dropped", async () => {
+    const ids = await seed(300);
     await fixture.emulator.call("DELETE", "/bulk_filters/", { query: { id: ids[7]! } });
     const mark = fixture.mark();
     const reads = await Promise.all(ids.map((id) => fixture.host.read(id, fixture.inputs({ name: "?" }))));
@@ -74,33 +82,33 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     });
   });
 
-  it("updates 120 resources with 2 PUTs and no read-back (PUT merges, spec 4.8)", async () => {
-    const ids = await seed(120);
+  it("updates 200 resources with 2 PUTs and no read-back (PUT merges, spec 4.8)", async () => {
+    const ids = await seed(200);
     const mark = fixture.mark();
     const olds = (index: number) => ({ filterId: ids[index]!, ...episodeArgs(index), advanced: false, content: false, enabled: true });
     const updates = await Promise.all(ids.map((id, index) => fixture.host.update(id, olds(index), fixture.inputs(episodeArgs(index, { enabled: false, category: "CONTENT" })))));
     expect(summarize(fixture.requestsSince(mark))).toEqual(["PUT 200", "PUT 200"]);
     updates.forEach((update, index) => expect(update.outputs).toMatchObject({ filterId: ids[index], enabled: false, category: "CONTENT" }));
     const listed = await fixture.listed();
-    expect(listed).toHaveLength(120);
+    expect(listed).toHaveLength(200);
     expect(listed.every((filter) => filter.enabled === false)).toBe(true);
   });
 
-  it("deletes 50 resources with one DELETE, and one deleted elsewhere costs one read and one more DELETE", async () => {
-    const ids = await seed(50);
+  it("deletes 100 resources with one DELETE, and one deleted elsewhere costs one read and one more DELETE", async () => {
+    const ids = await seed(200);
     let mark = fixture.mark();
-    await Promise.all(ids.slice(0, 40).map((id) => fixture.host.delete(id, fixture.inputs({ name: "?" }))));
+    await Promise.all(ids.slice(0, 100).map((id) => fixture.host.delete(id, fixture.inputs({ name: "?" }))));
     expect(summarize(fixture.requestsSince(mark))).toEqual(["DELETE 200"]);
 
-    await fixture.emulator.call("DELETE", "/bulk_filters/", { query: { id: ids[45]! } });
+    await fixture.emulator.call("DELETE", "/bulk_filters/", { query: { id: ids[145]! } });
     mark = fixture.mark();
-    await Promise.all(ids.slice(40).map((id) => fixture.host.delete(id, fixture.inputs({ name: "?" }))));
+    await Promise.all(ids.slice(100).map((id) => fixture.host.delete(id, fixture.inputs({ name: "?" }))));
     expect(summarize(fixture.requestsSince(mark))).toEqual(["DELETE 400", "GET 200", "DELETE 200"]);
     expect(await fixture.listed()).toEqual([]);
   });
 
-  it("fails only the bad filter among 50 concurrent creates, with its own name and path", async () => {
-    const argsList = range(50).map((episode) => (episode === 17 ? episodeArgs(episode, { category: "NOPE" }) : episodeArgs(episode)));
+  it("fails only the bad filter among 100 concurrent creates, with its own name and path", async () => {
+    const argsList = range(100).map((episode) => (episode === 17 ? episodeArgs(episode, { category: "NOPE" }) : episodeArgs(episode)));
     const mark = fixture.mark();
     const outcomes = await createAll(argsList);
     const failed = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [[index, outcome.reason as ProviderCallError] as const] : []));
@@ -108,11 +116,11 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     expect(failed[0]![1].message).toMatch(/^SavedFilter "Episode 17": create failed: category: unknown category "NOPE"/);
     expect(summarize(fixture.requestsSince(mark)).filter((request) => request.startsWith("POST"))).toEqual(["POST 400", "POST 201"]);
     expect((await fixture.listed()).map((filter) => filter.name)).not.toContain("Episode 17");
-    expect(await fixture.listed()).toHaveLength(49);
+    expect(await fixture.listed()).toHaveLength(99);
   });
 
   it("fails only the bad change among concurrent updates, and an update of a filter deleted elsewhere says so", async () => {
-    const ids = await seed(20);
+    const ids = await seed(100);
     await fixture.emulator.call("DELETE", "/bulk_filters/", { query: { id: ids[3]! } });
     const olds = (index: number) => ({ filterId: ids[index]!, ...episodeArgs(index), advanced: false, content: false, enabled: true });
     const news = (index: number) => episodeArgs(index, { subcategory: index === 11 ? "Nowhere" : "Show", category: "CONTENT" });
@@ -125,7 +133,7 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     // The filter deleted outside Pulumi: the message says how to recover (provider/resources/saved-filter/spec.ts).
     expect(failed[0]![1]).toContain("pulumi refresh");
     const stored = await fixture.listed();
-    expect(stored.filter((filter) => filter.subcategory === "Show")).toHaveLength(18);
+    expect(stored.filter((filter) => filter.subcategory === "Show")).toHaveLength(98);
   });
 
   it("finds the filters of a batch whose POST answer was lost instead of creating them twice, in a large account", async () => {
@@ -133,14 +141,14 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     await seed(600);
     await fixture.emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", reset: "after-write", times: 1 });
     const mark = fixture.mark();
-    const results = await created(range(20).map((index) => episodeArgs(1000 + index)));
+    const results = await created(range(100).map((index) => episodeArgs(1000 + index)));
     const requests = summarize(fixture.requestsSince(mark));
     expect(requests.filter((request) => request.startsWith("POST"))).toEqual(["POST 0"]);
     // One listing per name before the POST, and one per name that finds what the lost POST made.
-    expect(requests.filter((request) => request.startsWith("GET"))).toHaveLength(40);
+    expect(requests.filter((request) => request.startsWith("GET"))).toHaveLength(200);
     const stored = (await fixture.emulator.get("/bulk_filters/", { name: "Episode 10" })).body.filters as Array<{ id: string; name: string }>;
     const made = stored.filter((filter) => /^Episode 10\d\d$/.test(filter.name));
-    expect(made).toHaveLength(20);
+    expect(made).toHaveLength(100);
     expect(results.map((result) => result.id).sort()).toEqual(made.map((filter) => filter.id).sort());
     await fixture.host.waitForDiagnostic("the create answer was lost");
   });
@@ -148,18 +156,18 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
   it("never posts a batch again after a reset: the creates fail as unknown and the next ones post once; a 429 is waited out", async () => {
     await fixture.emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", reset: "before", times: 1 });
     let mark = fixture.mark();
-    const outcomes = await createAll(range(10).map((episode) => episodeArgs(episode)));
+    const outcomes = await createAll(range(100).map((episode) => episodeArgs(episode)));
     const reasons = outcomes.map((outcome) => (outcome.status === "rejected" ? (outcome.reason as Error).message : "created"));
-    expect(reasons).toEqual(range(10).map((episode) => expect.stringContaining(`the outcome of the create of saved filter "Episode ${episode}" is unknown`)));
+    expect(reasons).toEqual(range(100).map((episode) => expect.stringContaining(`the outcome of the create of saved filter "Episode ${episode}" is unknown`)));
     expect(summarize(fixture.requestsSince(mark)).filter((request) => request.startsWith("POST"))).toEqual(["POST 0"]);
-    await created(range(10).map((episode) => episodeArgs(episode)));
+    await created(range(100).map((episode) => episodeArgs(episode)));
     expect(summarize(fixture.requestsSince(mark)).filter((request) => request.startsWith("POST"))).toEqual(["POST 0", "POST 201"]);
-    expect(await fixture.listed()).toHaveLength(10);
+    expect(await fixture.listed()).toHaveLength(100);
 
     await fixture.emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", status: 429, retryAfter: 0, times: 1 });
     mark = fixture.mark();
-    await created(range(10).map((episode) => episodeArgs(100 + episode)));
+    await created(range(100).map((episode) => episodeArgs(100 + episode)));
     expect(summarize(fixture.requestsSince(mark)).filter((request) => request.startsWith("POST"))).toEqual(["POST 429", "POST 201"]);
-    expect(await fixture.listed()).toHaveLength(20);
+    expect(await fixture.listed()).toHaveLength(200);
   });
 });
