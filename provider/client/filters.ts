@@ -13,6 +13,8 @@ import {
   SavedFilterUpdate,
   SavedFilterUpdateResponse,
 } from "../schema";
+import { LISTING_LIMIT, listingOf, RESULT_CAP } from "./assumptions";
+import { listCompletely, type Narrowing } from "./core/listing";
 import { sendChunks } from "./core/split";
 import { ArgumentError, NotFoundError } from "./core/errors";
 import { unknownProperties } from "../schema/suggest";
@@ -134,6 +136,13 @@ function refuseUnknownProperties(items: readonly unknown[], schema: z.ZodObject,
   });
 }
 
+/** Ids in ascending order: numerically when both are numbers (the service's ids, docs/api.md 2.7), else as text. */
+function compareIds(left: string, right: string): number {
+  const numeric = /^\d+$/;
+  if (numeric.test(left) && numeric.test(right)) return Number(left) - Number(right) || left.localeCompare(right);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
 /** An entry of the DELETE answer: the id and name of a deleted filter (spec 4.8). */
 export type DeletedFilter = params.DeletedFilter;
 
@@ -146,39 +155,64 @@ export type DeletedFilter = params.DeletedFilter;
 export class FiltersApi {
   constructor(private readonly requester: Requester) {}
 
-  /** Lists saved filters matching `query` (every filter without one). */
+  /**
+   * Lists saved filters matching `query` (every filter without one). Without a `limit` (or with one
+   * above the service's cap of 500, docs/api.md 10.1) the listing is complete: an answer that reaches
+   * the cap is asked again per value of `enabled`, then of `advanced`, and an
+   * `IncompleteListingError` is thrown when a part still reaches it.
+   */
   list(query?: Omit<FilterListQuery, "fields">, options?: CallOptions): Promise<SavedFilter[]>;
   /** Lists only the selected `fields` of each matching filter. */
   list<Field extends SavedFilterField>(query: FilterListQuery & { fields: readonly Field[] }, options?: CallOptions): Promise<Array<Pick<SavedFilter, Field>>>;
   async list(query: FilterListQuery = {}, options: CallOptions = {}): Promise<Array<Partial<SavedFilter>>> {
     const checked = parseParams(FilterListQuery, query);
-    // Spec 4.8: with `fields` the body is a bare array of the selected fields.
-    const mask: Partial<Record<SavedFilterField, true>> | undefined = checked.fields && Object.fromEntries(checked.fields.map((field) => [field, true]));
-    const send = async (ids: readonly string[] | undefined): Promise<Array<Partial<SavedFilter>>> => {
+    type Checked = typeof checked;
+    const send = async (part: Checked, ids: readonly string[] | undefined): Promise<Array<Partial<SavedFilter>>> => {
       const request = {
         method: "GET" as const,
         path: BULK_FILTERS,
         query: {
-          creator: checked.creator,
+          creator: part.creator,
           id: ids?.join(","),
-          advanced: checked.advanced,
-          name: checked.name,
-          category: checked.category,
-          subcategory: checked.subcategory,
-          enabled: checked.enabled,
-          created: checked.created,
-          fields: checked.fields?.join(","),
-          limit: checked.limit,
+          advanced: part.advanced,
+          name: part.name,
+          category: part.category,
+          subcategory: part.subcategory,
+          enabled: part.enabled,
+          created: part.created,
+          fields: part.fields?.join(","),
+          limit: part.limit ?? (ids === undefined ? LISTING_LIMIT : undefined),
         },
         ...options,
       };
-      if (mask === undefined) return (await this.requester.request(request, SavedFilterList)).filters;
-      return this.requester.request(request, z.array(SavedFilter.pick(mask)));
+      if (part.fields === undefined) return (await this.requester.request(request, SavedFilterList)).filters;
+      // Docs/api.md 4.8: with `fields` the body is a bare array of the selected fields.
+      const mask: Partial<Record<SavedFilterField, true>> = Object.fromEntries(part.fields.map((field) => [field, true]));
+      return (await this.requester.request(request, listingOf(SavedFilter.pick(mask), "filters"))).filters;
     };
-    if (checked.ids === undefined) return send(undefined);
-    // Spec 4.8: one call per 100 ids, in parallel, `limit` applied to the whole.
-    const found = await sendChunks(checked.ids, FILTERS_PER_CALL, send);
-    return checked.limit === undefined ? found : found.slice(0, checked.limit);
+    if (checked.ids !== undefined) {
+      // Docs/api.md 4.8: one call per 100 ids (below the cap), in parallel, `limit` applied to the whole.
+      const found = await sendChunks(checked.ids, FILTERS_PER_CALL, (ids) => send(checked, ids));
+      return checked.limit === undefined ? found : found.slice(0, checked.limit);
+    }
+    if (checked.limit !== undefined && checked.limit <= RESULT_CAP) return send(checked, undefined);
+    // Parts are told apart by id, so a complete listing of chosen fields asks for the id too.
+    const keepId = checked.fields === undefined || checked.fields.includes("id");
+    const whole: Checked = { ...checked, limit: undefined, ...(keepId ? {} : { fields: [...checked.fields!, "id"] }) };
+    const narrowing: Narrowing<Checked, Partial<SavedFilter>> = {
+      what: `saved filters${checked.name === undefined ? "" : ` whose name contains ${JSON.stringify(checked.name)}`}`,
+      fetch: (part) => send(part, undefined),
+      split: (part) =>
+        part.enabled === undefined ? [true, false].map((enabled) => ({ ...part, enabled }))
+        : part.advanced === undefined ? [true, false].map((advanced) => ({ ...part, advanced }))
+        : undefined,
+      keyOf: (filter) => String(filter.id),
+      describe: (part) => `GET ${BULK_FILTERS} ${Object.entries({ ...part, fields: undefined, limit: undefined }).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${String(value)}`).join(" ") || "(no query)"}`,
+      order: (left, right) => compareIds(String(left.id), String(right.id)),
+    };
+    const found = await listCompletely(whole, narrowing);
+    const listed = keepId ? found : found.map(({ id: _id, ...rest }) => rest);
+    return checked.limit === undefined ? listed : listed.slice(0, checked.limit);
   }
 
   /**

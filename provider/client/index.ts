@@ -53,7 +53,7 @@ export class InsightsClient {
     this.realTimeMetrics = new MetricsApi<true>(this.#transport, { realTime: true, ...clock });
     this.alerts = new AlertsApi(this.#transport);
     this.filters = new FiltersApi(this.#transport);
-    this.pii = new PiiApi(this.#transport);
+    this.pii = new PiiApi(this.#transport, clock);
   }
 
   /** Closes the connection pool after in-flight requests end; later calls throw. */
@@ -73,6 +73,7 @@ export * from "./metric-results";
 export * from "./sessions";
 export * from "./match-estimate";
 export { PartialFailureError } from "./core/split";
+export { IncompleteListingError } from "./core/listing";
 export {
   AbortError,
   ApiError,

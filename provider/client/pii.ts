@@ -8,6 +8,8 @@ import {
   PiiOptOutSubmission,
   PiiOptOutSubmitResponse,
 } from "../schema";
+import { ignoredCount, LISTING_LIMIT, PII_DAYS_AHEAD, PII_EARLIEST_DAY, RESULT_CAP } from "./assumptions";
+import { dayNumber, dayOf, listCompletely, type Narrowing } from "./core/listing";
 import type { Requester } from "./core/request";
 import type { CallOptions } from "./core/transport";
 import type * as params from "./params";
@@ -66,11 +68,20 @@ export type PiiGetParams = params.PiiGetParams;
  * per-call options, like the query families.
  */
 export class PiiApi {
-  constructor(private readonly requester: Requester) {}
+  private readonly now: () => number;
+
+  /** `options.now` is the client's clock (epoch ms): it bounds the creation range of a complete listing. */
+  constructor(
+    private readonly requester: Requester,
+    options: { now?: () => number } = {},
+  ) {
+    this.now = options.now ?? Date.now;
+  }
 
   /**
    * Submits one opt-out request of at most 100 identifiers and answers its id, how many identifiers
-   * it created and how many were ignored as submitted before (docs/api.md 2.9, 10.3: `ignored`).
+   * it created and how many were ignored as submitted before (docs/api.md 2.9, 10.3: read as
+   * `ignored`, else counted as what was sent and not created; provider/client/assumptions.ts).
    * POST is retried only after a 429 (nothing was applied): after another failure, `list` shows
    * whether the request was made.
    */
@@ -80,22 +91,63 @@ export class PiiApi {
       viewer_id: checked.identifiers,
       ...(checked.notificationEmails === undefined ? {} : { "@notification_email": checked.notificationEmails }),
     };
-    return this.requester.request({ method: "POST", path: PII_OPT_OUT, body, ...options }, PiiOptOutSubmitResponse);
+    const answer = await this.requester.request({ method: "POST", path: PII_OPT_OUT, body, ...options }, PiiOptOutSubmitResponse);
+    return { ...answer, ignored: ignoredCount(answer, checked.identifiers.length) };
   }
 
-  /** Lists opt-out requests matching `query` (all without one). */
+  /**
+   * Lists opt-out requests matching `query` (all without one). Without a `limit` (or with one above
+   * the service's cap of 500, docs/api.md 10.1) the listing is complete: an answer that reaches the
+   * cap is asked again in halves of its creation range, down to single days and then per status,
+   * and an `IncompleteListingError` is thrown when one day and status still reach the cap.
+   */
   async list(query: PiiListQuery = {}, options: CallOptions = {}): Promise<PiiOptOutRequest[]> {
     const checked = parseParams(PiiListQuery, query);
-    const answer = await this.requester.request(
-      {
-        method: "GET",
-        path: PII_OPT_OUT,
-        query: { limit: checked.limit, start: checked.start, end: checked.end, status: checked.status?.join(",") },
-        ...options,
-      },
-      PiiOptOutRequestList,
-    );
-    return answer.requests;
+    type Checked = typeof checked;
+    const fetch = async (part: Checked): Promise<PiiOptOutRequest[]> => {
+      const answer = await this.requester.request(
+        {
+          method: "GET",
+          path: PII_OPT_OUT,
+          query: { limit: part.limit ?? LISTING_LIMIT, start: part.start, end: part.end, status: part.status?.join(",") },
+          ...options,
+        },
+        PiiOptOutRequestList,
+      );
+      return answer.requests;
+    };
+    if (checked.limit !== undefined && checked.limit <= RESULT_CAP) return fetch(checked);
+    const whole = { ...checked, limit: undefined };
+    const narrowing: Narrowing<Checked, PiiOptOutRequest> = {
+      what: "PII opt-out requests",
+      fetch,
+      split: (part) => this.narrower(part),
+      keyOf: (request) => request.id,
+      // Newest first, as one answer of the emulator lists them.
+      order: (a, b) => (Date.parse(b.created_at ?? "") || 0) - (Date.parse(a.created_at ?? "") || 0),
+      describe: (part) => `GET ${PII_OPT_OUT} ${[`start=${part.start ?? "(none)"}`, `end=${part.end ?? "(none)"}`, ...(part.status ? [`status=${part.status.join(",")}`] : [])].join(" ")}`,
+    };
+    const listed = await listCompletely(whole, narrowing);
+    return checked.limit === undefined ? listed : listed.slice(0, checked.limit);
+  }
+
+  /**
+   * The narrower listings of `query` (docs/api.md 4.10: `start`, `end` days of creation, `status`):
+   * two halves of its creation range, else one per status of a single day, else none.
+   */
+  private narrower<Query extends { start?: string | undefined; end?: string | undefined; status?: Array<(typeof PII_STATUSES)[number]> | undefined }>(query: Query): Query[] | undefined {
+    const first = dayNumber(query.start ?? PII_EARLIEST_DAY);
+    const last = query.end === undefined ? Math.floor(this.now() / 86_400_000) + PII_DAYS_AHEAD : dayNumber(query.end);
+    if (last > first) {
+      const middle = Math.floor((first + last) / 2);
+      return [
+        { ...query, start: dayOf(first), end: dayOf(middle) },
+        { ...query, start: dayOf(middle + 1), end: dayOf(last) },
+      ];
+    }
+    const statuses = query.status ?? PII_STATUSES;
+    if (statuses.length > 1) return statuses.map((status) => ({ ...query, start: dayOf(first), end: dayOf(last), status: [status] }));
+    return undefined;
   }
 
   /**

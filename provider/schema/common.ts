@@ -1,12 +1,15 @@
 import { z } from "zod";
 import type * as records from "./records";
 
+import { Identifier, listingOf } from "../client/assumptions";
+
 /**
- * An identifier that the service sends as a number in some responses and as a string in others
- * (docs/api.md 2.7, 10.2): accepted as either, always a string after parsing.
  * @internal
+ * An identifier that the service sends as a number in some responses and as a string in others
+ * (docs/api.md 2.7, 10.2): accepted as either, always a string after parsing
+ * (provider/client/assumptions.ts).
  */
-export const Identifier = z.union([z.string().min(1), z.number().int()]).transform((id) => String(id));
+export { Identifier };
 
 /** @internal A calendar-date query value (spec 4.8 `created`, 4.10 `start`/`end`: YYYY-MM-DD). */
 export const CalendarDate = z.iso.date({ message: "expected a calendar date as YYYY-MM-DD, for example 2026-11-20" });
@@ -21,15 +24,17 @@ export const AlertTimestamp = z.looseObject({ epoch_sec: z.number().int(), iso_d
 /** An {@link AlertTimestamp} after parsing. */
 export type AlertTimestamp = records.AlertTimestamp;
 
-/** @internal The `{status, values}` answer of every lookup endpoint (docs/api.md 10.2). */
-export const LookupValues = z.looseObject({ status: z.number().int(), values: z.array(z.string()) });
+/**
+ * The `{status, values}` answer of every lookup endpoint (docs/api.md 4.8, 10.2), read leniently as
+ * `{values}` (provider/client/assumptions.ts `listingOf`: a bare array is accepted too).
+ */
+export const LookupValues = listingOf(z.string(), "values");
 /** A {@link LookupValues} after parsing. */
 export type LookupValues = records.LookupValues;
 
 /**
- * The JSON error body that the emulator answers and that the client reads. The real service's shape
- * is not shown (spec 7); `message` is what docs/api.md 10.1 shows for 401, the rest is the emulator's choice.
- * @internal
+ * The JSON error body of the emulator's standard dialect (docs/api.md 11.1). The client does not
+ * parse errors with it: it reads any body with `readErrorBody` of provider/client/assumptions.ts.
  */
 export const ErrorBody = z.looseObject({
   status: z.number().int().optional(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type * as records from "./records";
+import { listingOf, optionalMember, StatusMember } from "../client/assumptions";
 import { Identifier } from "./common";
 import { RULE_GROUP_OPS, RULE_LEAF_OPS } from "./names";
 
@@ -43,15 +44,24 @@ const WRITABLE_FIELDS = {
   enabled: z.boolean().optional(),
 };
 
-/** @internal A saved filter as the service returns it (spec 2.7). Unknown fields are kept. */
+/**
+ * A saved filter as the service returns it (docs/api.md 2.7). Read leniently
+ * (provider/client/assumptions.ts): unknown fields are kept, and every field but `id` and `name` may
+ * be missing or `null` (undefined after parsing).
+ */
 export const SavedFilter = z.looseObject({
-  ...WRITABLE_FIELDS,
   id: Identifier,
   name: z.string(),
-  created: z.string().optional(),
-  edited: z.string().optional(),
-  creator: z.string().optional(),
-  editor: z.string().optional(),
+  rules: RuleGroup,
+  category: optionalMember(z.string()),
+  subcategory: optionalMember(z.string()),
+  advanced: optionalMember(z.boolean()),
+  content: optionalMember(z.boolean()),
+  enabled: optionalMember(z.boolean()),
+  created: optionalMember(z.string()),
+  edited: optionalMember(z.string()),
+  creator: optionalMember(z.string()),
+  editor: optionalMember(z.string()),
 });
 /** A {@link SavedFilter} after parsing. */
 export type SavedFilter = records.SavedFilter;
@@ -75,23 +85,35 @@ export const SavedFilterUpdate = SavedFilterInput.partial().extend({
 /** A {@link SavedFilterUpdate} before parsing (the id may be a number or a string). */
 export type SavedFilterUpdate = records.SavedFilterUpdate;
 
-/** @internal `GET /bulk_filters/` without `fields` (spec 4.8). */
-export const SavedFilterList = z.looseObject({ status: z.number().int(), filters: z.array(SavedFilter) });
+/**
+ * `GET /bulk_filters/` without `fields` (docs/api.md 4.8: `{status, filters}`), read as `{filters}`
+ * (a bare array is accepted too, provider/client/assumptions.ts `listingOf`).
+ */
+export const SavedFilterList = listingOf(SavedFilter, "filters");
 /** A {@link SavedFilterList} after parsing. */
 export type SavedFilterList = records.SavedFilterList;
 
-/** @internal `POST /bulk_filters/` answers the array of created filters with 201 (spec 4.8). */
-export const SavedFilterCreateResponse = z.array(SavedFilter);
+/**
+ * `POST /bulk_filters/` answers the array of created filters with 201 (docs/api.md 4.8); a wrapped
+ * array is accepted too (provider/client/assumptions.ts `listingOf`).
+ */
+export const SavedFilterCreateResponse = listingOf(SavedFilter, "filters").transform((answer) => answer.filters);
 
-/** @internal `PUT /bulk_filters/` (spec 4.8): a URL listing the changed ids, and the status. */
-export const SavedFilterUpdateResponse = z.looseObject({ location: z.string(), status: z.number().int() });
+/**
+ * `PUT /bulk_filters/` (docs/api.md 4.8): a URL listing the changed ids, and the status; neither is
+ * needed, so both may be missing (provider/client/assumptions.ts `optionalMember`).
+ */
+export const SavedFilterUpdateResponse = z.looseObject({ location: optionalMember(z.string()), status: StatusMember });
 /** A {@link SavedFilterUpdateResponse} after parsing. */
 export type SavedFilterUpdateResponse = records.SavedFilterUpdateResponse;
 
-/** @internal `DELETE /bulk_filters/` (spec 4.8): the deleted ids and names. */
+/**
+ * `DELETE /bulk_filters/` (docs/api.md 4.8): the deleted ids and names. An answer without `deleted`
+ * lists none (provider/client/assumptions.ts `optionalMember`).
+ */
 export const SavedFilterDeleteResponse = z.looseObject({
-  deleted: z.array(z.looseObject({ id: Identifier, name: z.string() })),
-  status: z.number().int(),
+  deleted: optionalMember(z.array(z.looseObject({ id: Identifier, name: optionalMember(z.string()) }))).transform((deleted) => deleted ?? []),
+  status: StatusMember,
 });
 /** A {@link SavedFilterDeleteResponse} after parsing. */
 export type SavedFilterDeleteResponse = records.SavedFilterDeleteResponse;

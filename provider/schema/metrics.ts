@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type * as records from "./records";
+import { groupByTotalOf, listingOf, METRIC_LISTING_MEMBERS, optionalMember } from "../client/assumptions";
 import { Identifier, Timestamp } from "./common";
 
 /**
@@ -8,7 +9,7 @@ import { Identifier, Timestamp } from "./common";
  * @internal
  */
 export const MetricValue = z.looseObject({
-  count: z.number().int().optional(),
+  count: z.number().optional(),
   percentage: z.number().optional(),
   value: z.number().optional(),
   ratio: z.number().optional(),
@@ -32,7 +33,7 @@ export type TimeSeriesPoint = records.TimeSeriesPoint;
 
 /** @internal A group-by entity: the dimension value and its metrics (spec 2.4). */
 export const DimensionalDatum = z.looseObject({
-  dimension: z.looseObject({ key: z.string(), value: z.string(), description: z.string().optional() }),
+  dimension: z.looseObject({ key: z.string(), value: z.string(), description: optionalMember(z.string()) }),
   metrics: MetricMembers,
 });
 /** A {@link DimensionalDatum} after parsing. */
@@ -49,12 +50,12 @@ export type GroupByPoint = records.GroupByPoint;
  * @internal
  */
 export const MetricMeta = z.looseObject({
-  group_by_dimension: z.looseObject({ key: z.string(), description: z.string() }).optional(),
-  filter_info: z.looseObject({ id: Identifier, name: z.string().optional() }).optional(),
-  granularity: z.string().optional(),
-  start_epoch_ms: z.number().int().optional(),
-  end_epoch_ms: z.number().int().optional(),
-  query_string: z.string().optional(),
+  group_by_dimension: optionalMember(z.looseObject({ key: optionalMember(z.string()), description: optionalMember(z.string()) })),
+  filter_info: optionalMember(z.looseObject({ id: optionalMember(Identifier), name: optionalMember(z.string()) })),
+  granularity: optionalMember(z.string()),
+  start_epoch_ms: optionalMember(z.number()),
+  end_epoch_ms: optionalMember(z.number()),
+  query_string: optionalMember(z.string()),
 });
 /** A {@link MetricMeta} after parsing. */
 export type MetricMeta = records.MetricMeta;
@@ -62,66 +63,60 @@ export type MetricMeta = records.MetricMeta;
 /** @internal A metric time-series response (spec 2.4): one metric or a custom selection. */
 export const MetricResponse = z.looseObject({
   time_series: z.array(TimeSeriesPoint),
-  total: MetricMembers.optional(),
-  _meta: MetricMeta.optional(),
+  total: optionalMember(MetricMembers),
+  _meta: optionalMember(MetricMeta),
 });
 /** A {@link MetricResponse} after parsing. */
 export type MetricResponse = records.MetricResponse;
 
 /**
  * The whole-range totals of a group-by response: an object with the per-entity totals in
- * `dimensional_data`, never an array (docs/api.md 10.4).
- * @internal
+ * `dimensional_data`, never an array (docs/api.md 10.4). Read leniently
+ * (provider/client/assumptions.ts `groupByTotalOf`): an array of per-entity totals is taken as
+ * `dimensional_data`, and an object without it holds none.
  */
-export const GroupByTotal = z.looseObject({ dimensional_data: z.array(DimensionalDatum) });
+export const GroupByTotal = groupByTotalOf(DimensionalDatum);
 /** A {@link GroupByTotal} after parsing. */
 export type GroupByTotal = records.GroupByTotal;
 
-/** @internal A group-by response (spec 2.4): `dimensional_data` per interval, totals per entity. */
+/** A group-by response (docs/api.md 2.4): `dimensional_data` per interval, totals per entity. */
 export const GroupByResponse = z.looseObject({
   time_series: z.array(GroupByPoint),
-  total: GroupByTotal.optional(),
-  _meta: MetricMeta.optional(),
+  total: optionalMember(GroupByTotal),
+  _meta: optionalMember(MetricMeta),
 });
 /** A {@link GroupByResponse} after parsing. */
 export type GroupByResponse = records.GroupByResponse;
 
-/** @internal `{base}/{metric}/group-by`: the group-by dimensions available (payload not shown; emulator's choice). */
-export const GroupByDimensionList = z.looseObject({
-  dimensions: z.array(z.looseObject({ name: z.string(), description: z.string() })),
-});
+/** `{base}/{metric}/group-by`: the group-by dimensions available (payload not shown; emulator's choice). */
+export const GroupByDimensionList = listingOf(z.looseObject({ name: z.string(), description: optionalMember(z.string()) }), METRIC_LISTING_MEMBERS.groupByDimensions);
 /** A {@link GroupByDimensionList} after parsing. */
 export type GroupByDimensionList = records.GroupByDimensionList;
 
-/** @internal `{base}/{metric}/group-by/dimension-tag`: the account's custom tags (payload not shown; emulator's choice). */
-export const DimensionTagList = z.looseObject({
-  dimension_tags: z.array(z.looseObject({ name: z.string(), description: z.string().optional() })),
-});
+/** `{base}/{metric}/group-by/dimension-tag`: the account's custom tags (payload not shown; emulator's choice). */
+export const DimensionTagList = listingOf(z.looseObject({ name: z.string(), description: optionalMember(z.string()) }), METRIC_LISTING_MEMBERS.dimensionTags);
 /** A {@link DimensionTagList} after parsing. */
 export type DimensionTagList = records.DimensionTagList;
 
-/** @internal `/3.0/metrics/_meta/references/dimensions`: filtering and group-by dimensions (emulator's choice). */
-export const MetricDimensionReferenceList = z.looseObject({
-  dimensions: z.array(z.looseObject({
-    name: z.string(),
-    filter: z.string().optional(),
-    group_by: z.string().optional(),
-    description: z.string(),
-  })),
-});
+/** `/3.0/metrics/_meta/references/dimensions`: filtering and group-by dimensions (emulator's choice). */
+export const MetricDimensionReferenceList = listingOf(
+  z.looseObject({ name: z.string(), filter: optionalMember(z.string()), group_by: optionalMember(z.string()), description: optionalMember(z.string()) }),
+  METRIC_LISTING_MEMBERS.dimensionReferences,
+);
 /** A {@link MetricDimensionReferenceList} after parsing. */
 export type MetricDimensionReferenceList = records.MetricDimensionReferenceList;
 
-/** @internal `/3.0/metrics/_meta/references/filters`: basic data about saved filters (emulator's choice). */
-export const FilterReferenceList = z.looseObject({
-  filters: z.array(z.looseObject({ id: Identifier, name: z.string(), enabled: z.boolean().optional() })),
-});
+/** `/3.0/metrics/_meta/references/filters`: basic data about saved filters (emulator's choice). */
+export const FilterReferenceList = listingOf(
+  z.looseObject({ id: Identifier, name: z.string(), enabled: optionalMember(z.boolean()) }),
+  METRIC_LISTING_MEMBERS.filterReferences,
+);
 /** A {@link FilterReferenceList} after parsing. */
 export type FilterReferenceList = records.FilterReferenceList;
 
 /** @internal A KPI set (spec 2.6). */
 export const Kpi = z.looseObject({ kpi_id: Identifier, kpi_name: z.string() });
-/** @internal `/kpis` (spec 4.6); the wrapper member is the emulator's choice. */
-export const KpiList = z.looseObject({ kpis: z.array(Kpi) });
+/** `/kpis` (spec 4.6); the wrapper member is the emulator's choice. */
+export const KpiList = listingOf(Kpi, METRIC_LISTING_MEMBERS.kpis);
 /** A {@link KpiList} after parsing. */
 export type KpiList = records.KpiList;

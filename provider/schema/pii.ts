@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type * as records from "./records";
+import { listingOf, optionalMember, PII_LISTING_MEMBER, PiiSubmitAnswer } from "../client/assumptions";
 import { Identifier } from "./common";
 import { PII_IDENTIFIERS_PER_REQUEST, PII_STATUSES } from "./names";
 
@@ -12,32 +13,42 @@ export const PiiOptOutSubmission = z.object({
 export type PiiOptOutSubmission = records.PiiOptOutSubmission;
 
 /**
- * The POST answer (spec 2.9): the id, `created`, and the count of previously submitted identifiers,
- * named `ignored` (docs/api.md 10.3: the real name is not public).
- * @internal
+ * The POST answer (docs/api.md 2.9) as the client answers it: the id, `created`, and `ignored`, the
+ * count of previously submitted identifiers (docs/api.md 10.3). On the wire the ignored count may be
+ * missing or named otherwise; `PiiSubmitAnswer` of provider/client/assumptions.ts reads it and the
+ * client derives the count from what was sent.
  */
-export const PiiOptOutSubmitResponse = z.looseObject({
-  id: Identifier,
-  created: z.number().int(),
-  ignored: z.number().int().default(0),
-});
-/** A {@link PiiOptOutSubmitResponse} after parsing. */
-export type PiiOptOutSubmitResponse = records.PiiOptOutSubmitResponse;
+export const PiiOptOutSubmitResponse = PiiSubmitAnswer;
+/** A {@link PiiOptOutSubmitResponse} as the client answers it: the ignored count always known. */
+export interface PiiOptOutSubmitResponse {
+  /** The id of the request made. */
+  id: string;
+  /** How many identifiers the request holds. */
+  created: number;
+  /** How many identifiers were ignored as submitted before. */
+  ignored: number;
+}
 
-/** @internal A PII opt-out request (spec 2.9). */
+/**
+ * A PII opt-out request (docs/api.md 2.9), read leniently (provider/client/assumptions.ts): unknown
+ * members kept, the members the client can do without may be missing or `null`.
+ */
 export const PiiOptOutRequest = z.looseObject({
   id: Identifier,
   status: z.enum(PII_STATUSES),
   identifiers: z.looseObject({ viewer_id: z.array(z.string()) }),
-  "@notification_email": z.array(z.string()).optional(),
-  created_at: z.string(),
-  updated_at: z.string().optional(),
-  creator: z.string().optional(),
+  "@notification_email": optionalMember(z.array(z.string())),
+  created_at: optionalMember(z.string()),
+  updated_at: optionalMember(z.string()),
+  creator: optionalMember(z.string()),
 });
 /** A {@link PiiOptOutRequest} after parsing. */
 export type PiiOptOutRequest = records.PiiOptOutRequest;
 
-/** @internal `GET /pii-opt-out` (spec 4.10): the wrapper member is the emulator's choice. */
-export const PiiOptOutRequestList = z.looseObject({ requests: z.array(PiiOptOutRequest) });
+/**
+ * `GET /pii-opt-out` (docs/api.md 4.10): the wrapper is not shown; read as `{requests}` whatever
+ * single array came (provider/client/assumptions.ts `listingOf`).
+ */
+export const PiiOptOutRequestList = listingOf(PiiOptOutRequest, PII_LISTING_MEMBER);
 /** A {@link PiiOptOutRequestList} after parsing. */
 export type PiiOptOutRequestList = records.PiiOptOutRequestList;

@@ -25,8 +25,6 @@ export interface AlertTimestamp {
 
 /** The `{status, values}` answer of every lookup endpoint (docs/api.md 10.2). */
 export interface LookupValues {
-  [field: string]: unknown;
-  status: number;
   values: string[];
 }
 
@@ -109,16 +107,14 @@ export interface SavedFilterUpdate {
 
 /** `GET /bulk_filters/` without `fields` (spec 4.8). */
 export interface SavedFilterList {
-  [field: string]: unknown;
-  status: number;
   filters: SavedFilter[];
 }
 
 /** `PUT /bulk_filters/` (spec 4.8): a URL listing the changed ids, and the status. */
 export interface SavedFilterUpdateResponse {
   [field: string]: unknown;
-  location: string;
-  status: number;
+  location?: string | undefined;
+  status?: number | undefined;
 }
 
 /** `DELETE /bulk_filters/` (spec 4.8): the deleted ids and names. */
@@ -127,9 +123,9 @@ export interface SavedFilterDeleteResponse {
   deleted: {
     [field: string]: unknown;
     id: string;
-    name: string;
+    name?: string | undefined;
   }[];
-  status: number;
+  status?: number | undefined;
 }
 
 // alerts (the zod schemas: provider/schema/alerts.ts)
@@ -266,26 +262,26 @@ export interface MetricMeta {
   [field: string]: unknown;
   group_by_dimension?: {
     [field: string]: unknown;
-    key: string;
-    description: string;
-  };
+    key?: string | undefined;
+    description?: string | undefined;
+  } | undefined;
   filter_info?: {
     [field: string]: unknown;
-    id: string;
-    name?: string;
-  };
-  granularity?: string;
-  start_epoch_ms?: number;
-  end_epoch_ms?: number;
-  query_string?: string;
+    id?: string | undefined;
+    name?: string | undefined;
+  } | undefined;
+  granularity?: string | undefined;
+  start_epoch_ms?: number | undefined;
+  end_epoch_ms?: number | undefined;
+  query_string?: string | undefined;
 }
 
 /** A metric time-series response (spec 2.4): one metric or a custom selection. */
 export interface MetricResponse {
   [field: string]: unknown;
   time_series: TimeSeriesPoint[];
-  total?: Record<string, MetricValue>;
-  _meta?: MetricMeta;
+  total?: Record<string, MetricValue> | undefined;
+  _meta?: MetricMeta | undefined;
 }
 
 /**
@@ -293,7 +289,7 @@ export interface MetricResponse {
 * `dimensional_data`, never an array (docs/api.md 10.4).
 */
 export interface GroupByTotal {
-  [field: string]: unknown;
+  [member: string]: unknown;
   dimensional_data: DimensionalDatum[];
 }
 
@@ -301,37 +297,34 @@ export interface GroupByTotal {
 export interface GroupByResponse {
   [field: string]: unknown;
   time_series: GroupByPoint[];
-  total?: GroupByTotal;
-  _meta?: MetricMeta;
+  total?: GroupByTotal | undefined;
+  _meta?: MetricMeta | undefined;
 }
 
 /** `{base}/{metric}/group-by`: the group-by dimensions available (payload not shown; emulator's choice). */
 export interface GroupByDimensionList {
-  [field: string]: unknown;
   dimensions: {
     [field: string]: unknown;
     name: string;
-    description: string;
+    description?: string | undefined;
   }[];
 }
 
 /** `{base}/{metric}/group-by/dimension-tag`: the account's custom tags (payload not shown; emulator's choice). */
 export interface DimensionTagList {
-  [field: string]: unknown;
   dimension_tags: {
     [field: string]: unknown;
     name: string;
-    description?: string;
+    description?: string | undefined;
   }[];
 }
 
 /** `/3.0/metrics/_meta/references/dimensions`: filtering and group-by dimensions (emulator's choice). */
 export interface MetricDimensionReferenceList {
-  [field: string]: unknown;
   dimensions: {
     [field: string]: unknown;
     name: string;
-    description: string;
+    description?: string | undefined;
     filter?: string;
     group_by?: string;
   }[];
@@ -339,7 +332,6 @@ export interface MetricDimensionReferenceList {
 
 /** `/3.0/metrics/_meta/references/filters`: basic data about saved filters (emulator's choice). */
 export interface FilterReferenceList {
-  [field: string]: unknown;
   filters: {
     [field: string]: unknown;
     id: string;
@@ -350,7 +342,6 @@ export interface FilterReferenceList {
 
 /** `/kpis` (spec 4.6); the wrapper member is the emulator's choice. */
 export interface KpiList {
-  [field: string]: unknown;
   kpis: {
     [field: string]: unknown;
     kpi_id: string;
@@ -370,7 +361,6 @@ export interface PiiOptOutSubmission {
 * named `ignored` (docs/api.md 10.3: the real name is not public).
 */
 export interface PiiOptOutSubmitResponse {
-  [field: string]: unknown;
   id: string;
   created: number;
   ignored: number;
@@ -385,15 +375,14 @@ export interface PiiOptOutRequest {
     [field: string]: unknown;
     viewer_id: string[];
   };
-  created_at: string;
-  "@notification_email"?: string[];
-  updated_at?: string;
-  creator?: string;
+  created_at?: string | undefined;
+  "@notification_email"?: string[] | undefined;
+  updated_at?: string | undefined;
+  creator?: string | undefined;
 }
 
 /** `GET /pii-opt-out` (spec 4.10): the wrapper member is the emulator's choice. */
 export interface PiiOptOutRequestList {
-  [field: string]: unknown;
   requests: PiiOptOutRequest[];
 }
 
@@ -647,7 +636,6 @@ export interface SessionDimensionList {
 * description and prerequisites. Its shape is not shown; this is the emulator's choice.
 */
 export interface DiscoveryList {
-  [field: string]: unknown;
   resources: {
     [field: string]: unknown;
     path: string;

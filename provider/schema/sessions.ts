@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type * as records from "./records";
+import { listingOf } from "../client/assumptions";
 import { Timestamp } from "./common";
 
 /** @internal Session status (spec 2.2, `status_info`). */
@@ -155,13 +156,9 @@ export type SessionDimensionList = records.SessionDimensionList;
  * description and prerequisites. Its shape is not shown; this is the emulator's choice.
  * @internal
  */
-export const DiscoveryList = z.looseObject({
-  resources: z.array(z.looseObject({
-    path: z.string(),
-    description: z.string(),
-    prerequisite: z.string(),
-    available: z.boolean(),
-  })),
-});
+export const DiscoveryList = listingOf(
+  z.looseObject({ path: z.string(), description: z.string(), prerequisite: z.string(), available: z.boolean() }),
+  "resources",
+);
 /** A {@link DiscoveryList} after parsing. */
 export type DiscoveryList = records.DiscoveryList;

@@ -197,6 +197,24 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     expect(posts().map((entry) => entry.status)).toEqual([201, 201, 400]);
   });
 
+  it("recognises an all-previously-submitted refusal of any status and body by reading the requests back", async () => {
+    const earlier = await submitDirectly(["again-viewer-1", "again-viewer-2"]);
+    // The contract shows neither the status nor the body of this refusal (docs/api.md 7): a 409 with
+    // a text body stands for any of them. The listing shows both identifiers, so they are adopted.
+    await emulator.control("POST", "faults", { method: "POST", path: "/pii-opt-out", status: 409, body: "these viewers were already submitted", times: 1 });
+    const { state } = await up(host, inputs("again", { viewerIds: ["again-viewer-1", "again-viewer-2"], waitForCompletion: false }));
+    expect(state.outputs).toMatchObject({ previouslySubmitted: 2, requests: [{ id: earlier, origin: "adopted", identifiers: 2 }] });
+    expect(posts().map((entry) => entry.status)).toEqual([201, 409]);
+  });
+
+  it("reports a refusal as it came when the requests do not show every identifier as submitted before", async () => {
+    await submitDirectly(["partly-viewer-1"]);
+    await emulator.control("POST", "faults", { method: "POST", path: "/pii-opt-out", status: 422, body: { message: "viewer_id is not accepted" }, times: 1 });
+    const failure = await failureOf(up(host, inputs("partly", { viewerIds: ["partly-viewer-1", "partly-viewer-2"], waitForCompletion: false })));
+    expect(failure.message).toContain("POST /pii-opt-out failed with HTTP 422: viewer_id is not accepted");
+    expect(posts().map((entry) => entry.status)).toEqual([201, 422]);
+  });
+
   it("records the requests on a wait timeout, and the next up resumes waiting without submitting again", async () => {
     const declared = inputs("timeout", { viewerIds: ["slow-viewer-1", "slow-viewer-2"], pollIntervalSeconds: 0.05, waitTimeoutSeconds: 0.3 });
     const failure = await failureOf(up(host, declared));

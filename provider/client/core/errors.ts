@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import { ErrorBody } from "../../schema";
+import { readErrorBody, type ErrorBodyReading } from "../assumptions";
 
 /**
  * The one error hierarchy of the typed client. Every value the client throws is an
@@ -156,9 +156,9 @@ export interface ApiErrorDetails extends RequestDescription {
 const REQUEST_ID_HEADERS = ["x-request-id", "request-id", "x-amzn-requestid", "x-correlation-id"] as const;
 
 /**
- * The service answered with an error status. The emulator's body is `{status, error, message,
- * parameter?}` (a 401 is `{"message":"Unauthorized"}`, docs/api.md 10.1); `code`, `detail` and `parameter`
- * are read from it when present.
+ * The service answered with an error status. The body's shape is not shown (docs/api.md 7): any body,
+ * JSON or text, is read by `readErrorBody` (provider/client/assumptions.ts), and `code`, `detail` and
+ * `parameter` are set when it has them. They are for people: the client decides on the status alone.
  */
 export class ApiError extends RequestError {
   /** The HTTP status of the answer (spec 7). */
@@ -179,8 +179,7 @@ export class ApiError extends RequestError {
   readonly requestId?: string;
 
   constructor(details: ApiErrorDetails) {
-    const parsed = ErrorBody.safeParse(details.body);
-    const errorBody = parsed.success ? parsed.data : undefined;
+    const errorBody = readErrorBody(details.body);
     const headers = details.headers ?? {};
     const requestId = REQUEST_ID_HEADERS.map((name) => headers[name]).find((value) => value !== undefined && value !== "");
     super(details, `${describeApiError(details, errorBody)}${requestId === undefined ? "" : ` (request id ${requestId})`}`);
@@ -188,9 +187,9 @@ export class ApiError extends RequestError {
     if (requestId !== undefined) this.requestId = requestId;
     this.status = details.status;
     this.body = details.body;
-    if (errorBody?.error !== undefined) this.code = errorBody.error;
-    if (errorBody !== undefined) this.detail = errorBody.message;
-    if (errorBody?.parameter !== undefined) this.parameter = errorBody.parameter;
+    if (errorBody.code !== undefined) this.code = errorBody.code;
+    if (errorBody.message !== undefined) this.detail = errorBody.message;
+    if (errorBody.parameter !== undefined) this.parameter = errorBody.parameter;
     if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
   }
 
@@ -207,12 +206,11 @@ export class ApiError extends RequestError {
   }
 }
 
-function describeApiError(details: ApiErrorDetails, body: ErrorBody | undefined): string {
+function describeApiError(details: ApiErrorDetails, body: ErrorBodyReading): string {
   const head = `${details.method} ${details.path} failed with HTTP ${details.status}`;
-  if (body === undefined) return head;
-  const code = body.error === undefined ? "" : ` (${body.error})`;
+  const code = body.code === undefined ? "" : ` (${body.code})`;
   const parameter = body.parameter === undefined ? "" : ` [parameter: ${body.parameter}]`;
-  return `${head}${code}: ${body.message}${parameter}`;
+  return `${head}${code}${body.message === undefined ? "" : `: ${body.message}`}${parameter}`;
 }
 
 /** 400: invalid parameters (spec 7). */

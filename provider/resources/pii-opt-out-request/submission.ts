@@ -1,4 +1,4 @@
-import { BadRequestError } from "../../client/core/errors";
+import { isRefusalStatus } from "../../client/assumptions";
 import type { PiiApi } from "../../client/pii";
 import { PII_IDENTIFIERS_PER_REQUEST } from "../../schema";
 import { isOutcomeUnknown } from "../../client/core/retry";
@@ -12,8 +12,11 @@ import { hostOutcomeWait, UnknownOutcomeError, watchAccount, type OutcomeWait } 
  * is lost and nothing is sent twice without need:
  * - identifiers the service reports as previously submitted (`ignored`, docs/api.md 10.3) are counted, and
  *   the earlier requests that process them are found in the list and followed ("adopted");
- * - a POST rejected because every identifier was submitted before (the emulator's 400
- *   `all_identifiers_previously_submitted`, spec 3.1) adopts those earlier requests instead of failing;
+ * - a POST refused because every identifier was submitted before (docs/api.md 3.1; its status and
+ *   body are not shown) adopts those earlier requests instead of failing. It is recognised without
+ *   reading a code (provider/client/assumptions.ts `ALL_PREVIOUSLY_SUBMITTED_RULE`): any refusal of
+ *   a POST is followed by a complete listing, and when that shows every identifier of the POST in an
+ *   earlier request, those are adopted; otherwise the refusal is reported as it came;
  * - a POST whose outcome is unknown (timeout, reset after the server committed, a 5xx: see
  *   `isOutcomeUnknown`) is never sent again in the same operation: the list is watched for the
  *   request it made (host/unknown-outcome.ts), and otherwise the batch fails and the next run
@@ -22,11 +25,6 @@ import { hostOutcomeWait, UnknownOutcomeError, watchAccount, type OutcomeWait } 
  * Progress is recorded batch by batch in {@link SubmissionProgress}, so a run that fails half-way
  * resumes at the first batch not handled.
  */
-
-/** The error code of a POST whose identifiers were all submitted before (emulator's choice; spec 7: status not shown). */
-export const ALL_PREVIOUSLY_SUBMITTED = "all_identifiers_previously_submitted";
-/** Requests one list call asks for: the cap of every result set (docs/api.md 10.1). */
-const LIST_LIMIT = 500;
 
 /** The identifiers in fixed batches of at most 100: sorted, so a reordered list gives the same batches. */
 export function batchesOf(identifiers: readonly string[]): string[][] {
@@ -51,10 +49,6 @@ interface Listing {
   requestIds: Set<string>;
   /** How many POSTs this submission had sent when the list was read. */
   postsBefore: number;
-}
-
-function isAllPreviouslySubmitted(error: unknown): boolean {
-  return error instanceof BadRequestError && error.code === ALL_PREVIOUSLY_SUBMITTED;
 }
 
 /** Submits the batches a resource has not handled yet, recording each in `progress` as it goes. */
@@ -85,9 +79,9 @@ export class Submission {
         ...(notificationEmails === undefined ? {} : { notificationEmails: [...notificationEmails] }),
       });
     } catch (error) {
-      if (isAllPreviouslySubmitted(error)) {
-        const adopted = await this.adopt(batch, batch.length);
-        report(`${name}: all ${batch.length} identifiers were submitted before; following ${adopted.length} earlier request(s): ${adopted.join(", ") || "none found in the list"}`);
+      if (isRefusalStatus(error)) {
+        const adopted = await this.adoptIfAllPreviouslySubmitted(batch, error);
+        report(`${name}: all ${batch.length} identifiers were submitted before; following ${adopted.length} earlier request(s): ${adopted.join(", ")}`);
         return;
       }
       if (!isOutcomeUnknown(error)) throw error;
@@ -127,6 +121,22 @@ export class Submission {
   }
 
   /**
+   * After a refused POST: a complete listing that shows every identifier of `batch` in an earlier
+   * request means they were all submitted before (docs/api.md 3.1), and those requests are followed;
+   * anything else rethrows the refusal.
+   */
+  private async adoptIfAllPreviouslySubmitted(batch: readonly string[], refusal: unknown): Promise<string[]> {
+    let listing: Listing;
+    try {
+      listing = await this.refreshListing();
+    } catch {
+      throw refusal;
+    }
+    if (batch.some((identifier) => !listing.byIdentifier.has(identifier))) throw refusal;
+    return this.adopt(batch, batch.length);
+  }
+
+  /**
    * Follows the earlier requests that process `identifiers` (previously submitted ones), and returns
    * their ids. `expected` is how many should be found: when a list read before the latest POST finds
    * fewer, the list is read again (another resource may have submitted them meanwhile).
@@ -162,7 +172,7 @@ export class Submission {
     const made = covering
       .filter((request) => !previous?.requestIds.has(request.id) && !this.progress.requests.some((known) => known.id === request.id))
       .filter((request) => request.identifiers.viewer_id.every((identifier) => inBatch.has(identifier)))
-      .sort((a, b) => (Date.parse(b.created_at) || 0) - (Date.parse(a.created_at) || 0))[0];
+      .sort((a, b) => (Date.parse(b.created_at ?? "") || 0) - (Date.parse(a.created_at ?? "") || 0))[0];
     if (made) {
       const created = made.identifiers.viewer_id.length;
       this.track({ id: made.id, status: made.status, origin: "submitted", identifiers: created, created, ignored: batch.length - created });
@@ -184,10 +194,12 @@ export class Submission {
   }
 
   private async refreshListing(): Promise<Listing> {
-    const requests = await this.context.pii.list({ limit: LIST_LIMIT });
+    // Complete (client/core/listing.ts): never concluded from a listing cut at the service's cap.
+    const requests = await this.context.pii.list();
     const byIdentifier = new Map<string, PiiOptOutRequest>();
-    for (const request of requests) {
-      // Newest first (emulator's order): should an identifier appear twice, the newest request wins.
+    const newestFirst = [...requests].sort((a, b) => (Date.parse(b.created_at ?? "") || 0) - (Date.parse(a.created_at ?? "") || 0));
+    for (const request of newestFirst) {
+      // Should an identifier appear twice, the newest request wins (the answer's order is not relied on).
       for (const identifier of request.identifiers.viewer_id) if (!byIdentifier.has(identifier)) byIdentifier.set(identifier, request);
     }
     this.listing = { byIdentifier, requestIds: new Set(requests.map((request) => request.id)), postsBefore: this.posts };

@@ -1,4 +1,5 @@
-import { ArgumentError, BadRequestError, NotFoundError, PayloadTooLargeError } from "../../client/core/errors";
+import { isRefusalStatus } from "../../client/assumptions";
+import { ApiError, ArgumentError, PayloadTooLargeError } from "../../client/core/errors";
 import type { FiltersApi } from "../../client/filters";
 import { FILTERS_PER_CALL } from "../../schema";
 import { isOutcomeUnknown } from "../../client/core/retry";
@@ -56,9 +57,13 @@ export class FilterItemError extends Error {
   }
 }
 
-/** True for a refusal of the whole call because of what it carried (nothing was applied). */
-function isRefusal(error: unknown): error is BadRequestError | ArgumentError {
-  return error instanceof BadRequestError || error instanceof ArgumentError;
+/**
+ * True for a refusal of the whole call because of what it carried (nothing was applied): the
+ * client's own validation, or a 4xx the service answered (provider/client/assumptions.ts
+ * `isRefusalStatus`: the statuses of refusals are mostly not shown, docs/api.md 7).
+ */
+function isRefusal(error: unknown): error is ApiError | ArgumentError {
+  return error instanceof ArgumentError || (error instanceof ApiError && isRefusalStatus(error));
 }
 
 /**
@@ -66,7 +71,7 @@ function isRefusal(error: unknown): error is BadRequestError | ArgumentError {
  * `parameter` (`[3].rules.rules[0].field`), the client's own validation in `path`
  * (`inputs[3].rules...`); undefined when it names no item.
  */
-function refusedItem(error: BadRequestError | ArgumentError): { index: number; error: FilterItemError } | undefined {
+function refusedItem(error: ApiError | ArgumentError): { index: number; error: FilterItemError } | undefined {
   const where = error instanceof ArgumentError ? error.path : (error.parameter ?? "");
   const match = /^[A-Za-z]*\[(\d+)\]\.?/.exec(where);
   if (!match) return undefined;
@@ -276,7 +281,7 @@ async function sendHalves<Item, Result>(entries: Array<Entry<Item, Result>>, sen
  */
 async function isolateRefusal<Item, Result>(
   entries: Array<Entry<Item, Result>>,
-  error: BadRequestError | ArgumentError,
+  error: ApiError | ArgumentError,
   send: BatchSender<Item, Result>,
 ): Promise<void> {
   const refused = refusedItem(error);
@@ -461,9 +466,9 @@ export class FilterBatcher {
    * (defaults filled in), the newest first, each found filter given to one caller only, and not held
    * by another resource: when the filters of that name were listed before the POST, any filter not
    * among them is the POST's; otherwise none that a resource of the stack holds ({@link claim}).
-   * Answers the entries not found and the listing. One listing per name: a listing of the whole
-   * account stops at 500 (docs/api.md 10.1), and the name query matches substrings, so the exact
-   * name is compared here.
+   * Answers the entries not found and the listing. One listing per name, each complete
+   * (docs/api.md 11.6: a listing cut at the cap is narrowed, never taken as all there is), and the
+   * name query matches substrings, so the exact name is compared here.
    */
   private async adoptMade(
     entries: Array<Entry<CreateItem, SavedFilter>>,
@@ -507,21 +512,18 @@ export class FilterBatcher {
   }
 
   /**
-   * A refused DELETE (the emulator answers 400 `unknown_id` when any id is unknown; the service's
-   * answer is not specified) is followed by a read: filters already gone count as deleted and the
-   * others are deleted again; a refusal about something else is split until it stands alone.
+   * A refused DELETE (any refusal status, 404 included: the service's answer to an unknown id is not
+   * shown, docs/api.md 10.2) is followed by a read: filters already gone count as deleted and the
+   * others are deleted again; a refusal about something else is split until it stands alone
+   * (provider/client/assumptions.ts `UNKNOWN_FILTER_ID_RULE`: no code is read).
    */
   private async sendDeletes(entries: Array<Entry<string, void>>): Promise<void> {
     try {
       await this.filters().delete({ ids: entries.map((entry) => entry.item) });
       for (const entry of entries) this.settleDeleted(entry);
     } catch (error) {
-      if (error instanceof NotFoundError) {
-        for (const entry of entries) this.settleDeleted(entry);
-        return;
-      }
       if (error instanceof ArgumentError && entries.length > 1) return sendHalves(entries, (half) => this.sendDeletes(half));
-      if (!(error instanceof BadRequestError)) {
+      if (!(error instanceof ApiError && isRefusalStatus(error))) {
         for (const entry of entries) entry.reject(error);
         return;
       }

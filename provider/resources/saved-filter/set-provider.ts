@@ -221,7 +221,7 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
   const adopted = batcher.readAll(adoptions.map(({ adoptId }) => adoptId));
   adoptions.forEach(({ key, desired, adoptId }, index) => attempt(key, "adopt", () => bringToDeclared(batcher, adopted[index]!, desired, adoptId)));
   const updated = batcher.updateAll(updates.map(({ plan }) => plan.change));
-  updates.forEach(({ key, plan }, index) => attempt(key, "update", () => appliedUpdate(plan, updated[index]!)));
+  updates.forEach(({ key, plan }, index) => attempt(key, "update", () => appliedUpdate(plan, updated[index]!, batcher)));
   const deleted = batcher.deleteAll(deletes.map(([, id]) => id));
   deletes.forEach(([key], index) => attempt(key, "delete", async () => void (await deleted[index]!)));
   const total = work.length;
