@@ -5,6 +5,7 @@ import { performance } from "node:perf_hooks";
 import * as clientSplitting from "./client-splitting";
 import * as emulatorLongRanges from "./emulator-long-ranges";
 import * as emulatorSpeed from "./emulator-speed";
+import * as metricLayout from "./metric-layout";
 import * as providerBatching from "./provider-batching";
 import * as ratePacing from "./rate-pacing";
 
@@ -27,6 +28,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { title: "Client: automatic splitting of long queries", run: () => clientSplitting.run() },
   { title: "Emulator: speed over HTTP", run: () => emulatorSpeed.run() },
   { title: "Emulator: long ranges, cold and warm", run: () => emulatorLongRanges.run() },
+  { title: "Data sources: 30-day group-by layout", run: () => metricLayout.run() },
   { title: "Provider: request batching of saved filters", run: () => providerBatching.run() },
   { title: "Client: pacing within the rate budgets", run: () => ratePacing.run() },
 ];

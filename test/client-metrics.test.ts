@@ -32,12 +32,12 @@ describe("one metric, typed", () => {
     expect(request!.path).toBe(`${BASE}/attempts`);
     expect(request!.query).toBe("days=1");
 
-    const series = result.series("attempts", "count");
+    const series = result.series.attempts.count;
     expect(series).toHaveLength(24);
-    expect(series[0]!.time).toEqual(new Date(LAST_HOUR_MS - DAY_MS));
-    expect(series.every((point, index) => index === 0 || point.time.getTime() - series[index - 1]!.time.getTime() === HOUR_MS)).toBe(true);
+    expect(series[0]).toMatchObject({ time: new Date(LAST_HOUR_MS - DAY_MS).toISOString(), epochMs: LAST_HOUR_MS - DAY_MS });
+    expect(series.every((point, index) => index === 0 || point.epochMs - series[index - 1]!.epochMs === HOUR_MS)).toBe(true);
     expect(series.every((point) => Number.isInteger(point.value) && point.value >= 0)).toBe(true);
-    expect(result.totalValue("attempts", "count")).toBe(series.reduce((sum, point) => sum + point.value, 0));
+    expect(result.total?.attempts.count).toBe(series.reduce((sum, point) => sum + point.value, 0));
     expect(result.windows).toHaveLength(1);
   });
 
@@ -49,8 +49,9 @@ describe("one metric, typed", () => {
     expect(request!.params.getAll("cdn")).toEqual(["Akamai", "Fastly"]);
 
     const byCdn = await context.client.metrics.groupBy({ metric: "attempts", dimension: "cdn", range });
-    const expected = ["Akamai", "Fastly"].reduce((sum, cdn) => sum + (byCdn.totalValue("attempts", "count", cdn) ?? 0), 0);
-    expect(filtered.totalValue("attempts", "count")).toBe(expected);
+    const totalOf = (cdn: string) => byCdn.entities.find((entity) => entity.value === cdn)?.total?.attempts.count ?? 0;
+    const expected = ["Akamai", "Fastly"].reduce((sum, cdn) => sum + totalOf(cdn), 0);
+    expect(filtered.total?.attempts.count).toBe(expected);
     expect(expected).toBeGreaterThan(0);
   });
 
@@ -60,7 +61,7 @@ describe("one metric, typed", () => {
     const [request] = await requestsSince(context.emulator, mark);
     expect(request!.path).toBe("/insights/3.0/real-time-metrics/concurrent-plays");
     expect(request!.query).toBe("minutes=3");
-    expect(result.series("concurrent-plays", "count")).toHaveLength(3);
+    expect(result.series["concurrent-plays"].count).toHaveLength(3);
   });
 });
 
@@ -86,7 +87,7 @@ describe("custom selections over 12 metrics (spec 8)", () => {
     // A metric of each chunk reads as it does when asked alone.
     for (const metric of ["attempts", "low-bitrate"] as const) {
       const alone = await context.client.metrics.metric({ metric, range: { lastDays: 1 }, granularity: "PT6H" });
-      expect(result.series(metric, "count")).toEqual(alone.series(metric, "count"));
+      expect(result.series[metric].count).toEqual(alone.series[metric].count);
     }
   });
 
@@ -101,10 +102,11 @@ describe("custom selections over 12 metrics (spec 8)", () => {
       expect(request.params.getAll("metric")).toContain("plays");
       expect(request.params.getAll("metric").length).toBeLessThanOrEqual(12);
     }
-    expect(result.entities()).toHaveLength(3);
-    expect(result.total).toHaveLength(3);
-    for (const datum of result.total!) expect(Object.keys(datum.metrics)).toHaveLength(14);
-    const plays = result.entities().map((cdn) => result.totalValue("plays", "count", cdn)!);
+    expect(result.entities).toHaveLength(3);
+    expect(result.response.total?.dimensional_data).toHaveLength(3);
+    for (const datum of result.response.total!.dimensional_data) expect(Object.keys(datum.metrics)).toHaveLength(14);
+    for (const entity of result.entities) expect(Object.keys(entity.total!)).toHaveLength(14);
+    const plays = result.entities.map((cdn) => cdn.total!.plays.count!);
     expect(plays).toEqual([...plays].sort((a, b) => b - a));
   });
 });
@@ -157,9 +159,9 @@ describe("413 answers (spec 7, 8)", () => {
     const halves = requests.slice(1).map(rangeOf).sort((a, b) => a[0] - b[0]);
     expect(halves).toEqual([[LAST_HOUR_MS - 2 * DAY_MS, LAST_HOUR_MS - DAY_MS], [LAST_HOUR_MS - DAY_MS, LAST_HOUR_MS]]);
 
-    expect(result.series("attempts", "count")).toEqual(baseline.series("attempts", "count"));
+    expect(result.series.attempts.count).toEqual(baseline.series.attempts.count);
     expect(result.total).toBeUndefined();
-    expect(result.windows.map((window) => window.total?.["attempts"]?.count).reduce((a, b) => a! + b!)).toBe(baseline.totalValue("attempts", "count"));
+    expect(result.windows.map((window) => window.total?.["attempts"]?.count).reduce((a, b) => a! + b!)).toBe(baseline.total?.attempts.count);
   });
 
   it("halves again while the halves are too large", async () => {
@@ -170,7 +172,7 @@ describe("413 answers (spec 7, 8)", () => {
     const statuses = (await requestsSince(context.emulator, mark)).map((request) => request.status);
     expect(statuses.filter((status) => status === 413)).toHaveLength(3);
     expect(statuses.filter((status) => status === 200)).toHaveLength(4);
-    expect(result.series("attempts", "count")).toEqual(baseline.series("attempts", "count"));
+    expect(result.series.attempts.count).toEqual(baseline.series.attempts.count);
     expect(result.windows).toHaveLength(4);
   });
 
@@ -185,11 +187,11 @@ describe("413 answers (spec 7, 8)", () => {
 describe("group-by and listings", () => {
   it("groups one metric by a dimension, ranked as asked", async () => {
     const result = await context.client.metrics.groupBy({ metric: "attempts", dimension: "geo-country-code", range: { lastDays: 1 }, limit: 3, order: "desc" });
-    const entities = result.entities();
+    const entities = result.entities;
     expect(entities).toHaveLength(3);
-    const totals = entities.map((country) => result.totalValue("attempts", "count", country)!);
+    const totals = entities.map((country) => country.total!.attempts.count!);
     expect(totals).toEqual([...totals].sort((a, b) => b - a));
-    const series = result.series("attempts", "count", entities[0]!);
+    const series = entities[0]!.series.attempts.count;
     expect(series.reduce((sum, point) => sum + point.value, 0)).toBe(totals[0]);
   });
 
@@ -200,7 +202,7 @@ describe("group-by and listings", () => {
     const mark = await journalMark(context.emulator);
     const result = await context.client.metrics.groupByTag({ metric: "plays", tag: tag!.name, range: { lastDays: 1 } });
     expect((await requestsSince(context.emulator, mark))[0]!.path).toBe(`${BASE}/plays/group-by/dimension-tag/subscriptionTier`);
-    expect(result.entities().length).toBeGreaterThan(0);
+    expect(result.entities.length).toBeGreaterThan(0);
   });
 
   it("lists group-by dimensions, dimension and filter references, and KPI sets", async () => {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ArgumentError, PayloadTooLargeError } from "../provider/client/core/errors";
 import { GROUP_BY_SHAPE, mergeByMembers, mergeByTime, PLAIN_SHAPE, single } from "../provider/client/metric-merge";
-import { GroupByResult, MetricResult } from "../provider/client/metric-results";
+import { groupByResult, metricResult } from "../provider/client/metric-results";
 import { chunk, chunkWithPinned, dedupeBy, fetchHalving, granularityGrid, halveInterval, splitIntoWindows, type Grid } from "../provider/client/core/split";
 import {
   checkRangeLimits,
@@ -259,23 +259,21 @@ describe("merging and reading metric results (spec 2.4)", () => {
     expect(byTime.response.total).toBeUndefined();
     expect(byTime.windows.map((part) => part.total)).toEqual([{ attempts: { count: 7 }, plays: { count: 3, percentage: 42.9 } }, { attempts: { count: 5 } }]);
 
-    const result = new MetricResult<"attempts" | "plays">(byTime);
-    expect(result.series("attempts", "count")).toEqual([
-      { time: new Date(t0), value: 3 },
-      { time: new Date(t0 + HOUR_MS), value: 4 },
-      { time: new Date(t0 + 2 * HOUR_MS), value: 5 },
-    ]);
-    expect(result.series("plays", "percentage")).toHaveLength(2);
-    expect(argumentError(() => result.series("attempts", "percentage")).message).toBe('field: "attempts" has the value fields "count", not "percentage"');
+    const result = metricResult(byTime, ["attempts", "plays"] as const);
+    const at = (hours: number) => ({ time: new Date(t0 + hours * HOUR_MS).toISOString(), epochMs: t0 + hours * HOUR_MS });
+    expect(result.series.attempts).toEqual({ count: [{ ...at(0), value: 3 }, { ...at(1), value: 4 }, { ...at(2), value: 5 }] });
+    expect(result.series.plays.percentage).toEqual([{ ...at(0), value: 66.7 }, { ...at(1), value: 25 }]);
+    // The time-split answer has no total (totals do not add up across windows).
+    expect(result.total).toBeUndefined();
   });
 
   it("merges group-by chunks entity by entity and reads one entity's series", () => {
     const datum = (value: string, metrics: Record<string, object>) => ({ dimension: { key: "cdn", value }, metrics });
     const first = { time_series: [{ timestamp: timestampOf(t0), dimensional_data: [datum("Akamai", { attempts: { count: 9 } }), datum("Fastly", { attempts: { count: 4 } })] }], total: { dimensional_data: [datum("Akamai", { attempts: { count: 9 } }), datum("Fastly", { attempts: { count: 4 } })] } };
     const second = { time_series: [{ timestamp: timestampOf(t0), dimensional_data: [datum("Fastly", { plays: { count: 2, percentage: 50 } }), datum("Akamai", { plays: { count: 6, percentage: 66.7 } })] }], total: { dimensional_data: [datum("Akamai", { plays: { count: 6, percentage: 66.7 } }), datum("Fastly", { plays: { count: 2, percentage: 50 } })] } };
-    const result = new GroupByResult<"attempts" | "plays">(mergeByMembers([single(first, window(0, 1)), single(second, window(0, 1))], GROUP_BY_SHAPE) as never);
-    expect(result.entities()).toEqual(["Akamai", "Fastly"]);
-    expect(result.series("plays", "count", "Akamai")).toEqual([{ time: new Date(t0), value: 6 }]);
-    expect(result.totalValue("attempts", "count", "Fastly")).toBe(4);
+    const result = groupByResult(mergeByMembers([single(first, window(0, 1)), single(second, window(0, 1))], GROUP_BY_SHAPE) as never, ["attempts", "plays"] as const);
+    expect(result.entities.map((entity) => entity.value)).toEqual(["Akamai", "Fastly"]);
+    expect(result.entities[0]!.series.plays.count).toEqual([{ time: new Date(t0).toISOString(), epochMs: t0, value: 6 }]);
+    expect(result.entities[1]!.total).toEqual({ attempts: { count: 4 }, plays: { count: 2, percentage: 50 } });
   });
 });

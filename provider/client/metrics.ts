@@ -12,7 +12,7 @@ import {
 } from "../schema";
 import { ArgumentError, PayloadTooLargeError } from "./core/errors";
 import { GROUP_BY_SHAPE, type Merged, mergeByMembers, mergeByTime, PLAIN_SHAPE, single } from "./metric-merge";
-import { GroupByResult, MetricResult } from "./metric-results";
+import { type GroupByResult, groupByResult, type MetricResult, metricResult } from "./metric-results";
 import { QueryFamily } from "./core/family";
 import type { QueryParams, Requester } from "./core/request";
 import { chunk, chunkWithPinned, fetchHalving, granularityGrid, splitIntoWindows } from "./core/split";
@@ -199,7 +199,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
     const metric = checkMetricName(params.metric, "metric");
     const series = this.checkSeries(params);
     const merged = await this.fetchSplit(`${this.flavour.base}/${metric}`, series, MetricResponse, requestOptions);
-    return new MetricResult(merged);
+    return metricResult(merged, [params.metric]);
   }
 
   /**
@@ -215,7 +215,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
         this.fetchSplit(`${this.flavour.base}/custom-selection`, { ...series, query: { ...series.query, metric: metricChunk } }, MetricResponse, requestOptions),
       ),
     );
-    return new MetricResult(mergeByMembers(parts, PLAIN_SHAPE));
+    return metricResult(mergeByMembers(parts, PLAIN_SHAPE), params.metrics);
   }
 
   /** One metric grouped by a dimension (spec 4.6 `GET {base}/{metric_name}/group-by/{dimension}`). */
@@ -225,7 +225,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
     const dimension = checkGroupByDimension(params.dimension, [metric]);
     const series = this.checkGroupBy(params, [metric]);
     const merged = await this.fetchSplit(`${this.flavour.base}/${metric}/group-by/${dimension}`, series, GroupByResponse, requestOptions);
-    return new GroupByResult(merged);
+    return groupByResult(merged, [params.metric]);
   }
 
   /**
@@ -243,7 +243,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
     const series = this.checkGroupBy(params, metrics);
     const path = `${this.flavour.base}/custom-selection/group-by/${dimension}`;
     if (metrics.length <= METRICS_PER_SELECTION) {
-      return new GroupByResult(await this.fetchSplit(path, { ...series, query: { ...series.query, metric: metrics } }, GroupByResponse, requestOptions));
+      return groupByResult(await this.fetchSplit(path, { ...series, query: { ...series.query, metric: metrics } }, GroupByResponse, requestOptions), params.metrics);
     }
     const sortBy = (series.query.sort_by as AcceptedMetricName | undefined) ?? metrics[0]!;
     const parts = await Promise.all(
@@ -251,7 +251,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
         this.fetchSplit(path, { ...series, query: { ...series.query, metric: metricChunk, sort_by: sortBy } }, GroupByResponse, requestOptions),
       ),
     );
-    return new GroupByResult(mergeByMembers(parts, GROUP_BY_SHAPE));
+    return groupByResult(mergeByMembers(parts, GROUP_BY_SHAPE), params.metrics);
   }
 
   /** One metric grouped by a custom tag (spec 4.6 `GET {base}/{metric_name}/group-by/dimension-tag/{custom_tag}`). */
@@ -263,7 +263,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
     }
     const series = this.checkGroupBy(params, [metric]);
     const path = `${this.flavour.base}/${metric}/group-by/dimension-tag/${encodeURIComponent(params.tag)}`;
-    return new GroupByResult(await this.fetchSplit(path, series, GroupByResponse, requestOptions));
+    return groupByResult(await this.fetchSplit(path, series, GroupByResponse, requestOptions), [params.metric]);
   }
 
   /** The dimensions `metric` can be grouped by (spec 4.6 `GET {base}/{metric_name}/group-by`). */

@@ -23,7 +23,7 @@ import {
   namedPair,
   type NoArguments,
 } from "./define";
-import { type GroupByData, groupByData, type MetricData, metricData } from "./metric-data";
+import type { GroupByData, MetricData } from "./metric-data";
 
 /**
  * Data sources of the metrics API (spec 4.6), historical by default and real time with
@@ -126,7 +126,7 @@ export const {
    * @function
    */
   getMetricOutput,
-} = metricDataSource("Metric", async (api, params, options) => metricData(await api.metric(params, options), [params.metric]));
+} = metricDataSource("Metric", (api, params, options) => api.metric(params, options));
 
 export const {
   /**
@@ -146,7 +146,7 @@ export const {
    * @function
    */
   getMetricsOutput,
-} = metricDataSource("Metrics", async (api, params, options) => metricData(await api.customSelection(params, options), params.metrics));
+} = metricDataSource("Metrics", (api, params, options) => api.customSelection(params, options));
 
 export const {
   /**
@@ -170,7 +170,7 @@ export const {
    * @function
    */
   getMetricGroupByOutput,
-} = metricDataSource("MetricGroupBy", async (api, params, options) => groupByData(await api.groupBy(params, options), [params.metric]));
+} = metricDataSource("MetricGroupBy", (api, params, options) => api.groupBy(params, options));
 
 export const {
   /**
@@ -186,7 +186,7 @@ export const {
    * @function
    */
   getMetricsGroupByOutput,
-} = metricDataSource("MetricsGroupBy", async (api, params, options) => groupByData(await api.customSelectionGroupBy(params, options), params.metrics));
+} = metricDataSource("MetricsGroupBy", (api, params, options) => api.customSelectionGroupBy(params, options));
 
 export const {
   /**
@@ -202,7 +202,7 @@ export const {
    * @function
    */
   getMetricGroupByTagOutput,
-} = metricDataSource("MetricGroupByTag", async (api, params, options) => groupByData(await api.groupByTag(params, options), [params.metric]));
+} = metricDataSource("MetricGroupByTag", (api, params, options) => api.groupByTag(params, options));
 
 export const {
   /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { InsightsClient } from "../../client";
-import { isRefusalStatus } from "../../client/assumptions";
+import { CLEARED_FIELD, isRefusalStatus } from "../../client/assumptions";
 import type { FilterLookupName } from "../../client/filters";
 import { FilterItemError, type FilterBatcher } from "./batcher";
 import {
@@ -217,11 +217,11 @@ export function describeRulesChange(current: Partial<SavedFilterInput>, news: Re
 
 /**
  * The PUT body item for the changed properties (spec 4.8: PUT merges). A property that is no longer
- * declared is sent as null, which clears it (emulator/README.md, saved filters).
+ * declared is sent as null, which clears it (docs/api.md 11.2; provider/client/assumptions.ts `CLEARED_FIELD`).
  */
 function updateBody(id: string, changed: readonly ManagedProperty[], desired: SavedFilterInput): SavedFilterUpdate {
   const body: Record<string, unknown> = { id };
-  for (const property of changed) body[property] = desired[property] ?? null;
+  for (const property of changed) body[property] = desired[property] ?? CLEARED_FIELD;
   return body as unknown as SavedFilterUpdate;
 }
 
