@@ -92,7 +92,7 @@ export class PiiApi {
       ...(checked.notificationEmails === undefined ? {} : { "@notification_email": checked.notificationEmails }),
     };
     const answer = await this.requester.request({ method: "POST", path: PII_OPT_OUT, body, ...options }, PiiOptOutSubmitResponse);
-    return { ...answer, ignored: ignoredCount(answer, checked.identifiers.length) };
+    return { id: answer.id, created: answer.created, ignored: ignoredCount(answer, checked.identifiers.length) };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ProviderCallError, type PropertyMap } from "../../engine";
+import { DIALECT_ANSWERS } from "../support/emulator";
 import { startProviderFixture, summarize, type ProviderFixture } from "./fixture";
 
 /**
@@ -103,7 +104,7 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     await fixture.emulator.call("DELETE", "/bulk_filters/", { query: { id: ids[145]! } });
     mark = fixture.mark();
     await Promise.all(ids.slice(100).map((id) => fixture.host.delete(id, fixture.inputs({ name: "?" }))));
-    expect(summarize(fixture.requestsSince(mark))).toEqual(["DELETE 400", "GET 200", "DELETE 200"]);
+    expect(summarize(fixture.requestsSince(mark))).toEqual([`DELETE ${DIALECT_ANSWERS.unknownFilterIdStatus}`, "GET 200", "DELETE 200"]);
     expect(await fixture.listed()).toEqual([]);
   });
 
@@ -113,8 +114,16 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     const outcomes = await createAll(argsList);
     const failed = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [[index, outcome.reason as ProviderCallError] as const] : []));
     expect(failed.map(([index]) => index)).toEqual([17]);
-    expect(failed[0]![1].message).toMatch(/^SavedFilter "Episode 17": create failed: category: unknown category "NOPE"/);
-    expect(summarize(fixture.requestsSince(mark)).filter((request) => request.startsWith("POST"))).toEqual(["POST 400", "POST 201"]);
+    // Without a parameter in the error body (docs/api.md 7), the place is whatever the message says.
+    expect(failed[0]![1].message).toMatch(/^SavedFilter "Episode 17": create failed: (category: )?unknown category "NOPE"/);
+    const posts = summarize(fixture.requestsSince(mark)).filter((request) => request.startsWith("POST"));
+    if (DIALECT_ANSWERS.errorsNameTheParameter) expect(posts).toEqual(["POST 400", "POST 201"]);
+    else {
+      // The refusal names no item: halves are sent until the bad filter stands alone (at most 2 per level of 50).
+      expect(posts.every((request) => request === "POST 400" || request === "POST 201")).toBe(true);
+      expect(posts.filter((request) => request === "POST 400").length).toBeLessThanOrEqual(Math.ceil(Math.log2(50)) + 1);
+      expect(posts.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(50)) + 1);
+    }
     expect((await fixture.listed()).map((filter) => filter.name)).not.toContain("Episode 17");
     expect(await fixture.listed()).toHaveLength(99);
   });
@@ -146,7 +155,7 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     expect(requests.filter((request) => request.startsWith("POST"))).toEqual(["POST 0"]);
     // One listing per name before the POST, and one per name that finds what the lost POST made.
     expect(requests.filter((request) => request.startsWith("GET"))).toHaveLength(200);
-    const stored = (await fixture.emulator.get("/bulk_filters/", { name: "Episode 10" })).body.filters as Array<{ id: string; name: string }>;
+    const stored = ((await fixture.emulator.get("/bulk_filters/", { name: "Episode 10" })).body.filters as Array<{ id: string | number; name: string }>).map((filter) => ({ ...filter, id: String(filter.id) }));
     const made = stored.filter((filter) => /^Episode 10\d\d$/.test(filter.name));
     expect(made).toHaveLength(100);
     expect(results.map((result) => result.id).sort()).toEqual(made.map((filter) => filter.id).sort());
@@ -164,6 +173,9 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     expect(summarize(fixture.requestsSince(mark)).filter((request) => request.startsWith("POST"))).toEqual(["POST 0", "POST 201"]);
     expect(await fixture.listed()).toHaveLength(100);
 
+    // A 429 without Retry-After (the alternate dialect, as the service) is waited out for over a minute
+    // (docs/api.md 10.1): that wait is the client's pacing, measured elsewhere, not here.
+    if (!DIALECT_ANSWERS.retryAfterFromFaultRules) return;
     await fixture.emulator.control("POST", "faults", { method: "POST", path: "/bulk_filters*", status: 429, retryAfter: 0, times: 1 });
     mark = fixture.mark();
     await created(range(100).map((episode) => episodeArgs(100 + episode)));

@@ -82,7 +82,8 @@ export async function startProviderFixture(options: FixtureOptions): Promise<Pro
     captured,
     providerText: captured.provider,
     inputs: (args) => ({ ...args, __provider: captured.provider }),
-    listed: async () => (await emulator.get("/bulk_filters/")).body.filters,
+    // Ids as strings: their JSON type is the dialect's (emulator/README.md "Dialects").
+    listed: async () => ((await emulator.get("/bulk_filters/")).body.filters as Array<Record<string, any>>).map((filter) => ({ ...filter, id: String(filter.id) })),
     requestsSince: (mark) => emulator.state.journal.list(mark),
     mark: () => emulator.state.journal.lastSeq(),
     close: async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CheckFailedError, destroy, ProviderCallError, refresh, up, type PropertyMap, type ProviderHost } from "../../engine";
-import { DEV, type TestEmulator } from "../support/emulator";
+import { DEV, DIALECT_ANSWERS, type TestEmulator } from "../support/emulator";
 import { failure } from "../support/failure";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
 
@@ -73,7 +73,17 @@ describe("SavedFilter through the dynamic-provider host", () => {
     const puts = fixture.requestsSince(mark).filter((entry) => entry.method === "PUT");
     expect(puts).toHaveLength(1);
 
-    const cleared = await up(host, inputs({ name: "North America", rules: usRules, advanced: true }), renamed.state);
+    const withoutCategory = inputs({ name: "North America", rules: usRules, advanced: true });
+    if (!DIALECT_ANSWERS.nullClearsAField) {
+      // A service that refuses null cannot clear a field by a PUT: the update says so and what to do.
+      const refused = await failure(up(host, withoutCategory, renamed.state));
+      expect((refused as Error).message).toContain("the change clears category and subcategory by sending null (docs/api.md 11.2), which the service refused");
+      expect((await listed())[0]).toMatchObject({ category: "GEO", subcategory: "Country" });
+      await destroy(host, renamed.state);
+      expect(await listed()).toEqual([]);
+      return;
+    }
+    const cleared = await up(host, withoutCategory, renamed.state);
     expect(cleared.operation).toBe("update");
     expect(cleared.state.outputs).not.toHaveProperty("category");
     const [stored] = await listed();

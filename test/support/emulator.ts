@@ -6,6 +6,39 @@ export const TEST_NOW = "2026-11-20T12:30:00.000Z";
 /** {@link TEST_NOW} in epoch milliseconds. */
 export const TEST_NOW_MS = Date.parse(TEST_NOW);
 
+/**
+ * The emulator dialect of this test run (emulator/README.md "Dialects"): `alternate` when the vitest
+ * project "alternate" sets `INSIGHTS_TEST_DIALECT`, else `standard`. The client, provider and
+ * data-source suites run under both, so none of them depends on a choice the contract leaves open.
+ */
+export const TEST_DIALECT: "standard" | "alternate" = process.env.INSIGHTS_TEST_DIALECT === "alternate" ? "alternate" : "standard";
+/** True in the run against the alternate dialect. */
+export const ALTERNATE = TEST_DIALECT === "alternate";
+
+/**
+ * What the emulator answers where the contract is silent, in this run's dialect, as tests that
+ * look at the wire expect it (emulator/README.md "Dialects"; the client depends on none of them).
+ */
+export const DIALECT_ANSWERS = {
+  /** Whether error bodies carry a code and the parameter at fault (`{status, error, message, parameter}`). */
+  errorsNameTheParameter: !ALTERNATE,
+  /** The status of a PII read (the contract's PII pages also name 201). */
+  piiReadStatus: ALTERNATE ? 201 : 200,
+  /** The status of a PUT or DELETE naming a saved-filter id the account does not have. */
+  unknownFilterIdStatus: ALTERNATE ? 404 : 400,
+  /** The status of a PII POST whose identifiers were all submitted before. */
+  allPreviouslySubmittedStatus: ALTERNATE ? 409 : 400,
+  /** Whether a fault rule's `retryAfter` is sent as `Retry-After` (the service itself sends none). */
+  retryAfterFromFaultRules: !ALTERNATE,
+  /** Whether `null` clears an optional field of a saved filter in a PUT. */
+  nullClearsAField: !ALTERNATE,
+} as const;
+
+/** A listing's items, whether the answer wraps them in `member` or is the bare array (emulator/README.md "Dialects"). */
+export function listedItems<Item = any>(body: unknown, member: string): Item[] {
+  return (Array.isArray(body) ? body : (body as Record<string, Item[]>)[member]) as Item[];
+}
+
 /** The documented dev account (every feature on) and the basic account (service defaults). */
 export const DEV = { clientId: "dev", clientSecret: "dev-secret" } as const;
 export const BASIC = { clientId: "basic", clientSecret: "basic-secret" } as const;
@@ -40,7 +73,7 @@ export interface TestEmulator extends RunningEmulator {
  * of pacing (test/rate-budgets.test.ts) turn them on and pass minutes by advancing the clock.
  */
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
-  const emulator = await startEmulator({ port: 0, seed: 7, clock: { start: TEST_NOW, frozen: true }, rateBudgets: false, ...options });
+  const emulator = await startEmulator({ port: 0, seed: 7, clock: { start: TEST_NOW, frozen: true }, rateBudgets: false, dialect: TEST_DIALECT, ...options });
   const request = async (method: string, url: string, body: unknown, headers: Record<string, string>): Promise<RawResponse> => {
     const response = await fetch(url, {
       method,

@@ -292,7 +292,18 @@ async function isolateRefusal<Item, Result>(
     return;
   }
   if (entries.length > 1) return sendHalves(entries, send);
-  entries[0]!.reject(error);
+  entries[0]!.reject(soleItemError(error));
+}
+
+/**
+ * The refusal of a call that carried one item, as that item's error: the service's explanation
+ * without the request line, and the place inside the item when the explanation starts with it
+ * (`[0].subcategory: ...`; a body that names no parameter, docs/api.md 7, often says it there).
+ */
+function soleItemError(error: ApiError | ArgumentError): FilterItemError | ApiError | ArgumentError {
+  if (error instanceof ArgumentError || error.detail === undefined) return error;
+  const match = /^\[0\]\.?([^:\s]*): (.*)$/s.exec(error.detail);
+  return match ? new FilterItemError(match[1]!, match[2]!, error) : new FilterItemError("", error.detail, error);
 }
 
 /**

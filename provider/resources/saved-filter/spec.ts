@@ -273,7 +273,7 @@ export async function appliedUpdate(plan: UpdatePlan, sent: Promise<void> | unde
   try {
     await sent;
   } catch (error) {
-    throw await withGoneHint(batcher, plan.state.filterId, error);
+    throw plan.change === undefined ? error : await explainRefusal(batcher, plan.change, error);
   }
   return plan.state;
 }
@@ -285,19 +285,31 @@ export async function updateFilter(batcher: FilterBatcher, id: string, current: 
 }
 
 /**
- * An update refused because the filter is gone says what to do about a filter deleted elsewhere. The
- * refusal's status and body are not shown (docs/api.md 10.2), so it is recognised by reading the id
- * back (provider/client/assumptions.ts `UNKNOWN_FILTER_ID_RULE`), never by a code.
+ * An update refused (any refusal status: docs/api.md 10.2 shows neither its status nor its body)
+ * says what to do about it. A filter deleted elsewhere is recognised by reading the id back
+ * (provider/client/assumptions.ts `UNKNOWN_FILTER_ID_RULE`), never by a code; a change that clears a
+ * field with `null` (docs/api.md 11.2, our choice) names the fields, since a service may refuse null.
  */
-async function withGoneHint(batcher: FilterBatcher, id: string, error: unknown): Promise<unknown> {
-  if (!(error instanceof FilterItemError) || !isRefusalStatus(error.cause)) return error;
+async function explainRefusal(batcher: FilterBatcher, body: SavedFilterUpdate, error: unknown): Promise<unknown> {
+  const cause = error instanceof FilterItemError ? error.cause : error;
+  if (!isRefusalStatus(cause)) return error;
+  const path = error instanceof FilterItemError ? error.path : "";
+  const reason = error instanceof FilterItemError ? error.reason : ((cause as { detail?: string }).detail ?? (cause as Error).message);
+  let gone: boolean;
   try {
-    if ((await batcher.read(id)) !== undefined) return error;
+    gone = (await batcher.read(String(body.id))) === undefined;
   } catch {
     return error;
   }
-  const hint = "deleted outside Pulumi? `pulumi refresh` forgets it and the next `pulumi up` creates it again";
-  return new FilterItemError(error.path, `${error.reason}; ${hint}`, error.cause as Error);
+  if (gone) {
+    return new FilterItemError(path, `${reason}; deleted outside Pulumi? \`pulumi refresh\` forgets it and the next \`pulumi up\` creates it again`, cause as Error);
+  }
+  const cleared = Object.entries(body).filter(([, value]) => value === CLEARED_FIELD).map(([property]) => property);
+  if (cleared.length > 0) {
+    const fields = cleared.join(" and ");
+    return new FilterItemError(path, `${reason}; the change clears ${fields} by sending null (docs/api.md 11.2), which the service refused: declare ${fields} again, or replace the filter (\`pulumi up --replace\`)`, cause as Error);
+  }
+  return error;
 }
 
 /**
