@@ -59,6 +59,7 @@ export const PII_DAYS_AHEAD = 2;
 /**
  * An identifier, sent as a JSON number in some answers and as a string in others (docs/api.md 2.7,
  * 10.2): either is accepted and the client always holds a string.
+ * @internal
  */
 export const Identifier = z.union([z.string().min(1), z.number().finite()]).transform((id) => String(id));
 
@@ -66,6 +67,7 @@ export const Identifier = z.union([z.string().min(1), z.number().finite()]).tran
  * A member the client can do without: missing, `null` or the schema's type, always `undefined` when
  * not given (our choice: the contract marks few members optional, but an answer without one of them
  * must not fail a call that does not need it).
+ * @internal
  */
 export function optionalMember<Schema extends z.ZodType>(schema: Schema) {
   return schema
@@ -77,6 +79,7 @@ export function optionalMember<Schema extends z.ZodType>(schema: Schema) {
 /**
  * The `status` member that docs/api.md 4.8 shows inside saved-filter answers (`{status, filters}`,
  * `{status, values}`): read when present, never needed (our choice: the HTTP status says the same).
+ * @internal
  */
 export const StatusMember = optionalMember(z.number());
 
@@ -85,6 +88,7 @@ export const StatusMember = optionalMember(z.number());
  * contract does not show the wrapper), a bare array of items, or an object with exactly one array
  * member under another name (our choice, for wrappers the contract does not show). Answers
  * `{<member>: items}` whatever came.
+ * @internal
  */
 export function listingOf<Item extends z.ZodType, Member extends string>(item: Item, member: Member) {
   const items = z.array(item);
@@ -212,16 +216,17 @@ export const NAME_QUERY_MATCHES = "substring";
  * identifiers ignored as previously submitted, whose name is not public (docs/api.md 10.3: we call
  * it `ignored`). When `ignored` is missing, the count is what was sent and not created: every
  * identifier of a POST is either created or ignored (docs/api.md 4.10; our reading).
+ * @internal
  */
 export const PiiSubmitAnswer = z.looseObject({
   id: Identifier,
   created: z.number().int().nonnegative(),
   ignored: optionalMember(z.number().int().nonnegative()),
 });
-/** A {@link PiiSubmitAnswer} after parsing. */
+/** @internal A {@link PiiSubmitAnswer} after parsing. */
 export type PiiSubmitAnswer = z.output<typeof PiiSubmitAnswer>;
 
-/** The ignored count of a POST answer that carried `sent` identifiers (see {@link PiiSubmitAnswer}). */
+/** @internal The ignored count of a POST answer that carried `sent` identifiers (see {@link PiiSubmitAnswer}). */
 export function ignoredCount(answer: PiiSubmitAnswer, sent: number): number {
   return answer.ignored ?? Math.max(0, sent - answer.created);
 }
@@ -237,6 +242,7 @@ export const PII_LISTING_MEMBER = "requests";
  * entity in `total.dimensional_data`. An array of those items is accepted too and taken as
  * `dimensional_data` (our choice: it is how the contract's 2.4 could also be read), and an object
  * without `dimensional_data` holds no entities. Answers the object, `dimensional_data` always set.
+ * @internal
  */
 export function groupByTotalOf<Item extends z.ZodType>(item: Item) {
   return z

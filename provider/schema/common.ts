@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type * as records from "./records";
 
-import { Identifier, listingOf } from "../client/assumptions";
+import { Identifier as LenientIdentifier, listingOf } from "../client/assumptions";
 
 /**
  * @internal
@@ -9,7 +9,7 @@ import { Identifier, listingOf } from "../client/assumptions";
  * (docs/api.md 2.7, 10.2): accepted as either, always a string after parsing
  * (provider/client/assumptions.ts).
  */
-export { Identifier };
+export const Identifier = LenientIdentifier;
 
 /** @internal A calendar-date query value (spec 4.8 `created`, 4.10 `start`/`end`: YYYY-MM-DD). */
 export const CalendarDate = z.iso.date({ message: "expected a calendar date as YYYY-MM-DD, for example 2026-11-20" });
@@ -27,6 +27,7 @@ export type AlertTimestamp = records.AlertTimestamp;
 /**
  * The `{status, values}` answer of every lookup endpoint (docs/api.md 4.8, 10.2), read leniently as
  * `{values}` (provider/client/assumptions.ts `listingOf`: a bare array is accepted too).
+ * @internal
  */
 export const LookupValues = listingOf(z.string(), "values");
 /** A {@link LookupValues} after parsing. */
@@ -35,6 +36,7 @@ export type LookupValues = records.LookupValues;
 /**
  * The JSON error body of the emulator's standard dialect (docs/api.md 11.1). The client does not
  * parse errors with it: it reads any body with `readErrorBody` of provider/client/assumptions.ts.
+ * @internal
  */
 export const ErrorBody = z.looseObject({
   status: z.number().int().optional(),

@@ -48,6 +48,7 @@ const WRITABLE_FIELDS = {
  * A saved filter as the service returns it (docs/api.md 2.7). Read leniently
  * (provider/client/assumptions.ts): unknown fields are kept, and every field but `id` and `name` may
  * be missing or `null` (undefined after parsing).
+ * @internal
  */
 export const SavedFilter = z.looseObject({
   id: Identifier,
@@ -88,6 +89,7 @@ export type SavedFilterUpdate = records.SavedFilterUpdate;
 /**
  * `GET /bulk_filters/` without `fields` (docs/api.md 4.8: `{status, filters}`), read as `{filters}`
  * (a bare array is accepted too, provider/client/assumptions.ts `listingOf`).
+ * @internal
  */
 export const SavedFilterList = listingOf(SavedFilter, "filters");
 /** A {@link SavedFilterList} after parsing. */
@@ -96,12 +98,14 @@ export type SavedFilterList = records.SavedFilterList;
 /**
  * `POST /bulk_filters/` answers the array of created filters with 201 (docs/api.md 4.8); a wrapped
  * array is accepted too (provider/client/assumptions.ts `listingOf`).
+ * @internal
  */
 export const SavedFilterCreateResponse = listingOf(SavedFilter, "filters").transform((answer) => answer.filters);
 
 /**
  * `PUT /bulk_filters/` (docs/api.md 4.8): a URL listing the changed ids, and the status; neither is
  * needed, so both may be missing (provider/client/assumptions.ts `optionalMember`).
+ * @internal
  */
 export const SavedFilterUpdateResponse = z.looseObject({ location: optionalMember(z.string()), status: StatusMember });
 /** A {@link SavedFilterUpdateResponse} after parsing. */
@@ -110,6 +114,7 @@ export type SavedFilterUpdateResponse = records.SavedFilterUpdateResponse;
 /**
  * `DELETE /bulk_filters/` (docs/api.md 4.8): the deleted ids and names. An answer without `deleted`
  * lists none (provider/client/assumptions.ts `optionalMember`).
+ * @internal
  */
 export const SavedFilterDeleteResponse = z.looseObject({
   deleted: optionalMember(z.array(z.looseObject({ id: Identifier, name: optionalMember(z.string()) }))).transform((deleted) => deleted ?? []),

@@ -74,12 +74,13 @@ export type MetricResponse = records.MetricResponse;
  * `dimensional_data`, never an array (docs/api.md 10.4). Read leniently
  * (provider/client/assumptions.ts `groupByTotalOf`): an array of per-entity totals is taken as
  * `dimensional_data`, and an object without it holds none.
+ * @internal
  */
 export const GroupByTotal = groupByTotalOf(DimensionalDatum);
 /** A {@link GroupByTotal} after parsing. */
 export type GroupByTotal = records.GroupByTotal;
 
-/** A group-by response (docs/api.md 2.4): `dimensional_data` per interval, totals per entity. */
+/** @internal A group-by response (docs/api.md 2.4): `dimensional_data` per interval, totals per entity. */
 export const GroupByResponse = z.looseObject({
   time_series: z.array(GroupByPoint),
   total: optionalMember(GroupByTotal),
@@ -88,17 +89,17 @@ export const GroupByResponse = z.looseObject({
 /** A {@link GroupByResponse} after parsing. */
 export type GroupByResponse = records.GroupByResponse;
 
-/** `{base}/{metric}/group-by`: the group-by dimensions available (payload not shown; emulator's choice). */
+/** @internal `{base}/{metric}/group-by`: the group-by dimensions available (payload not shown; emulator's choice). */
 export const GroupByDimensionList = listingOf(z.looseObject({ name: z.string(), description: optionalMember(z.string()) }), METRIC_LISTING_MEMBERS.groupByDimensions);
 /** A {@link GroupByDimensionList} after parsing. */
 export type GroupByDimensionList = records.GroupByDimensionList;
 
-/** `{base}/{metric}/group-by/dimension-tag`: the account's custom tags (payload not shown; emulator's choice). */
+/** @internal `{base}/{metric}/group-by/dimension-tag`: the account's custom tags (payload not shown; emulator's choice). */
 export const DimensionTagList = listingOf(z.looseObject({ name: z.string(), description: optionalMember(z.string()) }), METRIC_LISTING_MEMBERS.dimensionTags);
 /** A {@link DimensionTagList} after parsing. */
 export type DimensionTagList = records.DimensionTagList;
 
-/** `/3.0/metrics/_meta/references/dimensions`: filtering and group-by dimensions (emulator's choice). */
+/** @internal `/3.0/metrics/_meta/references/dimensions`: filtering and group-by dimensions (emulator's choice). */
 export const MetricDimensionReferenceList = listingOf(
   z.looseObject({ name: z.string(), filter: optionalMember(z.string()), group_by: optionalMember(z.string()), description: optionalMember(z.string()) }),
   METRIC_LISTING_MEMBERS.dimensionReferences,
@@ -106,7 +107,7 @@ export const MetricDimensionReferenceList = listingOf(
 /** A {@link MetricDimensionReferenceList} after parsing. */
 export type MetricDimensionReferenceList = records.MetricDimensionReferenceList;
 
-/** `/3.0/metrics/_meta/references/filters`: basic data about saved filters (emulator's choice). */
+/** @internal `/3.0/metrics/_meta/references/filters`: basic data about saved filters (emulator's choice). */
 export const FilterReferenceList = listingOf(
   z.looseObject({ id: Identifier, name: z.string(), enabled: optionalMember(z.boolean()) }),
   METRIC_LISTING_MEMBERS.filterReferences,
@@ -116,7 +117,7 @@ export type FilterReferenceList = records.FilterReferenceList;
 
 /** @internal A KPI set (spec 2.6). */
 export const Kpi = z.looseObject({ kpi_id: Identifier, kpi_name: z.string() });
-/** `/kpis` (spec 4.6); the wrapper member is the emulator's choice. */
+/** @internal `/kpis` (spec 4.6); the wrapper member is the emulator's choice. */
 export const KpiList = listingOf(Kpi, METRIC_LISTING_MEMBERS.kpis);
 /** A {@link KpiList} after parsing. */
 export type KpiList = records.KpiList;

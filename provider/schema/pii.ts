@@ -17,6 +17,7 @@ export type PiiOptOutSubmission = records.PiiOptOutSubmission;
  * count of previously submitted identifiers (docs/api.md 10.3). On the wire the ignored count may be
  * missing or named otherwise; `PiiSubmitAnswer` of provider/client/assumptions.ts reads it and the
  * client derives the count from what was sent.
+ * @internal
  */
 export const PiiOptOutSubmitResponse = PiiSubmitAnswer;
 /** A {@link PiiOptOutSubmitResponse} as the client answers it: the ignored count always known. */
@@ -32,6 +33,7 @@ export interface PiiOptOutSubmitResponse {
 /**
  * A PII opt-out request (docs/api.md 2.9), read leniently (provider/client/assumptions.ts): unknown
  * members kept, the members the client can do without may be missing or `null`.
+ * @internal
  */
 export const PiiOptOutRequest = z.looseObject({
   id: Identifier,
@@ -48,6 +50,7 @@ export type PiiOptOutRequest = records.PiiOptOutRequest;
 /**
  * `GET /pii-opt-out` (docs/api.md 4.10): the wrapper is not shown; read as `{requests}` whatever
  * single array came (provider/client/assumptions.ts `listingOf`).
+ * @internal
  */
 export const PiiOptOutRequestList = listingOf(PiiOptOutRequest, PII_LISTING_MEMBER);
 /** A {@link PiiOptOutRequestList} after parsing. */

@@ -119,10 +119,10 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     const posts = summarize(fixture.requestsSince(mark)).filter((request) => request.startsWith("POST"));
     if (DIALECT_ANSWERS.errorsNameTheParameter) expect(posts).toEqual(["POST 400", "POST 201"]);
     else {
-      // The refusal names no item: halves are sent until the bad filter stands alone (at most 2 per level of 50).
+      // The refusal names no item: halves are sent until the bad filter stands alone (at most 2 per level of 100).
       expect(posts.every((request) => request === "POST 400" || request === "POST 201")).toBe(true);
-      expect(posts.filter((request) => request === "POST 400").length).toBeLessThanOrEqual(Math.ceil(Math.log2(50)) + 1);
-      expect(posts.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(50)) + 1);
+      expect(posts.filter((request) => request === "POST 400").length).toBeLessThanOrEqual(Math.ceil(Math.log2(100)) + 1);
+      expect(posts.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(100)) + 1);
     }
     expect((await fixture.listed()).map((filter) => filter.name)).not.toContain("Episode 17");
     expect(await fixture.listed()).toHaveLength(99);
