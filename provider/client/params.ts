@@ -1,4 +1,4 @@
-import type { RuleGroup, SavedFilterDeleteResponse } from "../schema/records";
+import type { SavedFilterDeleteResponse, SavedFilterInput, SavedFilterUpdate } from "../schema/records";
 
 /**
  * The parameters of the saved-filter and PII families as plain TypeScript interfaces: the public
@@ -61,22 +61,7 @@ export interface FilterFindByNameParams {
 }
 
 /** The writable fields of a saved filter to create (spec 4.8, POST body item). */
-export interface FilterToCreate {
-  /** The filter's name. */
-  name: string;
-  /** Its rule tree (spec 2.7). */
-  rules: RuleGroup;
-  /** Category (spec 2.7). */
-  category?: string;
-  /** Subcategory (spec 2.7). */
-  subcategory?: string;
-  /** Whether the filter is advanced. */
-  advanced?: boolean;
-  /** Whether the filter is a content filter. */
-  content?: boolean;
-  /** Whether the filter is enabled. */
-  enabled?: boolean;
-}
+export type FilterToCreate = SavedFilterInput;
 
 /** The params of {@link FiltersApi.create}. */
 export interface FilterCreateParams {
@@ -88,24 +73,7 @@ export interface FilterCreateParams {
  * A change of one filter (spec 4.8, PUT body item): its id and the fields to merge into it; `null`
  * clears `category` and `subcategory`.
  */
-export interface FilterChange {
-  /** The id of the filter, as a string or a number (spec 2.7). */
-  id: string | number;
-  /** A new name. */
-  name?: string;
-  /** A new rule tree (spec 2.7), checked by the service. */
-  rules?: unknown;
-  /** A new `advanced` flag. */
-  advanced?: boolean;
-  /** A new `content` flag. */
-  content?: boolean;
-  /** A new `enabled` flag. */
-  enabled?: boolean;
-  /** A new category, or `null` to clear it. */
-  category?: string | null;
-  /** A new subcategory, or `null` to clear it. */
-  subcategory?: string | null;
-}
+export type FilterChange = SavedFilterUpdate;
 
 /** The params of {@link FiltersApi.update}. */
 export interface FilterUpdateParams {

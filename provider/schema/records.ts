@@ -80,12 +80,19 @@ export interface SavedFilter {
 
 /** The writable fields of a saved filter (spec 4.8, POST body item). */
 export interface SavedFilterInput {
+  /** The filter's name. */
   name: string;
+  /** Its rule tree (spec 2.7). */
   rules: RuleGroup;
+  /** Category (spec 2.7). */
   category?: string;
+  /** Subcategory (spec 2.7). */
   subcategory?: string;
+  /** Whether the filter is advanced. */
   advanced?: boolean;
+  /** Whether the filter is a content filter. */
   content?: boolean;
+  /** Whether the filter is enabled. */
   enabled?: boolean;
 }
 
@@ -95,13 +102,21 @@ export interface SavedFilterInput {
 * `subcategory` (the emulator's choice, emulator/README.md).
 */
 export interface SavedFilterUpdate {
+  /** The id of the filter, as a string or a number (spec 2.7). */
   id: string | number;
+  /** A new name. */
   name?: string;
+  /** A new rule tree (spec 2.7), checked by the service. */
   rules?: unknown;
+  /** A new `advanced` flag. */
   advanced?: boolean;
+  /** A new `content` flag. */
   content?: boolean;
+  /** A new `enabled` flag. */
   enabled?: boolean;
+  /** A new category, or `null` to clear it. */
   category?: string | null;
+  /** A new subcategory, or `null` to clear it. */
   subcategory?: string | null;
 }
 
@@ -141,9 +156,33 @@ export interface AlertTimelinePoint {
   timestamp: AlertTimestamp;
 }
 
-/** An alert as listed (spec 2.8): the timeline holds `start` and, for ended alerts, `end`. */
-export interface AlertSummary {
+/** What a listed alert and an alert's detail share (spec 2.8): all but the timeline. */
+export interface AlertFields {
   [field: string]: unknown;
+  /** The alert's id. */
+  id: string;
+  /** The kind of alert. */
+  alert_type: string;
+  /** How severe it got. */
+  severity: "info" | "warning" | "critical";
+  /** The metric it was raised on. */
+  alert_metric: {
+    [field: string]: unknown;
+    name: string;
+    description: string;
+  };
+  /** The entities that explain it. */
+  root_causes: {
+    [field: string]: unknown;
+    entity: string;
+    dimension: string;
+  }[];
+  /** Whether it is still going on. */
+  status: "active" | "ended";
+}
+
+/** An alert as listed (spec 2.8): the timeline holds `start` and, for ended alerts, `end`. */
+export interface AlertSummary extends AlertFields {
   timeline: {
     [field: string]: unknown;
     start: {
@@ -155,25 +194,10 @@ export interface AlertSummary {
       timestamp: AlertTimestamp;
     };
   };
-  id: string;
-  alert_type: string;
-  severity: "info" | "warning" | "critical";
-  alert_metric: {
-    [field: string]: unknown;
-    name: string;
-    description: string;
-  };
-  root_causes: {
-    [field: string]: unknown;
-    entity: string;
-    dimension: string;
-  }[];
-  status: "active" | "ended";
 }
 
 /** An alert's detail (spec 2.8): a member per point reached. */
-export interface AlertDetail {
-  [field: string]: unknown;
+export interface AlertDetail extends AlertFields {
   timeline: {
     [field: string]: unknown;
     start: {
@@ -185,20 +209,6 @@ export interface AlertDetail {
     critical?: AlertTimelinePoint;
     end?: AlertTimelinePoint;
   };
-  id: string;
-  alert_type: string;
-  severity: "info" | "warning" | "critical";
-  alert_metric: {
-    [field: string]: unknown;
-    name: string;
-    description: string;
-  };
-  root_causes: {
-    [field: string]: unknown;
-    entity: string;
-    dimension: string;
-  }[];
-  status: "active" | "ended";
 }
 
 /** The alert list response (spec 4.9). */

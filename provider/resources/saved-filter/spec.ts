@@ -34,22 +34,7 @@ export const FilterSpec = z.object({
   enabled: z.boolean().optional(),
 });
 /** A {@link FilterSpec} after parsing. */
-export interface FilterSpec {
-  /** The filter's name. */
-  name: string;
-  /** Its rule tree (spec 2.7). */
-  rules: RuleGroup;
-  /** Category (spec 2.7). */
-  category?: string;
-  /** Subcategory (spec 2.7). */
-  subcategory?: string;
-  /** Whether the filter is advanced. */
-  advanced?: boolean;
-  /** Whether the filter is a content filter. */
-  content?: boolean;
-  /** Whether the filter is enabled. */
-  enabled?: boolean;
-}
+export type FilterSpec = SavedFilterInput;
 
 /**
  * The API's values for booleans left out (spec 2.7 is silent; these are what a filter made in the
