@@ -447,7 +447,10 @@ describe("concurrency bound", () => {
     } finally {
       await Promise.all(clientsOf.map((client) => client.close()));
     }
-    return (await journal(since)).map((entry) => entry.path);
+    // Only the two raced paths: a request another test of this file left in flight (an abort's
+    // target, say) may still reach the journal inside this window.
+    const raced = new Set(["/bulk_filters/countries", "/bulk_filters/states"]);
+    return (await journal(since)).map((entry) => entry.path).filter((path) => raced.has(path));
   }
 
   it("runs requests in parallel up to maxConcurrency", async () => {
