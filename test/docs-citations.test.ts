@@ -64,7 +64,7 @@ describe("citations of documents", () => {
   });
 
   it("never cites the notes outside the repository, an issue, or 'the module comment'", () => {
-    const outside = occurrences(/api-facts|dynamic-providers? note|\(note, rule|\bnote, rule \d|shared\/(?:spec|notes)|\bissue:? #?\d|module comment/i);
+    const outside = occurrences(/api-?facts|dynamic-providers? note|[(]?\bnote, rule|shared\/(?:spec|notes)|\bissue:? #?\d|module comment/i);
     expect(outside.map(({ where }) => where)).toEqual([]);
   });
 
