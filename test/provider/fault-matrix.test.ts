@@ -136,7 +136,7 @@ describe("fault matrix: every mutating operation under every fault converges in 
   };
 
   for (const fault of FAULTS) {
-    // Known defect, open in issue 13's closing note: a SavedFilterSet of 150 whose bulk call is answered
+    // A known defect, not yet mended: a SavedFilterSet of 150 whose bulk call is answered
     // after the timeout hangs the host's answer in some runs (seen on clean-clone CI, not on every run).
     const setCase = fault === "answer later than the timeout" ? it.skip : it;
     describe(fault, () => {
