@@ -12,7 +12,8 @@ const NOW = "2026-11-20T12:30:00.000Z";
 const RUNS = 15;
 const AUTHORIZATION = `Basic ${Buffer.from(`${DEV_ACCOUNT.clientId}:${DEV_ACCOUNT.clientSecret}`).toString("base64")}`;
 
-interface Row {
+/** One line of the table. */
+export interface Row {
   request: string;
   runs: number;
   medianMs: number;
@@ -21,7 +22,8 @@ interface Row {
   bytes: number;
 }
 
-interface Probe {
+/** A request measured `runs` times in a row. */
+export interface Probe {
   request: string;
   runs: number;
   send: (emulator: RunningEmulator, run: number) => Promise<Response>;
@@ -29,7 +31,8 @@ interface Probe {
 
 const get = (path: string) => (emulator: RunningEmulator) => fetch(new URL(path, emulator.url), { headers: { authorization: AUTHORIZATION } });
 
-const PROBES: readonly Probe[] = [
+/** The probes of the table: the cold 30-day query, the warm 30-day and shorter queries, a bulk POST. */
+export const PROBES: readonly Probe[] = [
   { request: "cold: GET metrics/attempts, 30 days PT1H (generates the world)", runs: 1, send: get("/insights/3.0/metrics/attempts?days=30&granularity=PT1H") },
   { request: "GET metrics/attempts, 30 days PT1H", runs: RUNS, send: get("/insights/3.0/metrics/attempts?days=30&granularity=PT1H") },
   {
@@ -77,7 +80,8 @@ export async function run(): Promise<string> {
   }
 }
 
-async function measure(emulator: RunningEmulator, probe: Probe): Promise<Row> {
+/** Sends a probe's request `runs` times in a row: the median and p95 of the wall times, the last status and size. */
+export async function measure(emulator: RunningEmulator, probe: Probe): Promise<Row> {
   const times: number[] = [];
   let status = 0;
   let bytes = 0;

@@ -102,6 +102,19 @@ export class AccountState {
     return sessions.filter((session) => this.pii.keepsSession(session.viewerId, session.startMs, nowMs));
   }
 
+  /**
+   * Hands each session {@link sessions} would answer to `visit`, in start order, without building a
+   * list (world/types.ts `visitSessionsStartedBetween`: the record may be reused for the next one).
+   */
+  visitSessions(kind: SessionKind, fromMs: number, toMs: number, nowMs: number, visit: (session: SessionRecord) => void): void {
+    const end = Math.min(toMs, nowMs + 1);
+    if (end <= fromMs) return;
+    if (!this.pii.hasOptOuts()) return this.world.visitSessionsStartedBetween(kind, fromMs, end, visit);
+    this.world.visitSessionsStartedBetween(kind, fromMs, end, (session) => {
+      if (this.pii.keepsSession(session.viewerId, session.startMs, nowMs)) visit(session);
+    });
+  }
+
   /** The account's mutable state, for `GET /_emulator/state`. */
   export(): AccountSnapshot {
     return { config: this.config, filters: this.filters.export(), pii: this.pii.export() };

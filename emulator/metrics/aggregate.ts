@@ -10,10 +10,17 @@ export interface GroupValue {
   description?: string;
 }
 
+/**
+ * The sessions of one kind: a list (sorted here if it is not in start order), or a function that
+ * hands them one by one in start order (world/types.ts `visitSessionsStartedBetween`), possibly
+ * reusing one record for the next session.
+ */
+export type SessionSource = readonly SessionRecord[] | ((visit: (session: SessionRecord) => void) => void);
+
 /** What to aggregate. */
 export interface AggregationInput {
   /** Sessions per kind; sessions started before the range count only in overlap and peak terms. */
-  sessions: Readonly<Record<SessionKind, readonly SessionRecord[]>>;
+  sessions: Readonly<Record<SessionKind, SessionSource>>;
   /** The request's filters (spec 4.6): sessions that fail it are skipped. */
   include?: (session: SessionRecord) => boolean;
   layout: IntervalLayout;
@@ -145,15 +152,21 @@ export function aggregate(input: AggregationInput): Aggregation {
     const distinctTests = distincts.map((term) => tests.indexOf(term.test));
     const distinctSlots = distincts.map((term) => slots.distinctIndex.get(term)!);
 
-    for (const session of byStart(input.sessions[source])) {
+    let previousStartMs = -Infinity;
+    eachByStart(input.sessions[source], (session) => {
+      if (session.startMs < previousStartMs) {
+        // A programming error: intervals and distinct counts need sessions in start order.
+        throw new Error(`aggregate: ${source} sessions out of start order (${session.startMs} after ${previousStartMs})`);
+      }
+      previousStartMs = session.startMs;
       const lifeEnd = Math.min(session.endMs, context.nowMs, layout.toMs);
       const started = session.startMs >= layout.fromMs && session.startMs < layout.toMs;
-      if ((!started && lifeEnd <= layout.fromMs) || (input.include && !input.include(session))) continue;
+      if ((!started && lifeEnd <= layout.fromMs) || (input.include && !input.include(session))) return;
       const group = groupOf(session);
       targets.length = 0;
       if (group) targets.push(group);
       if (base) targets.push(base);
-      if (targets.length === 0) continue;
+      if (targets.length === 0) return;
 
       if (started) {
         for (let test = 0; test < tests.length; test++) passed[test] = tests[test]!(session, context) ? 1 : 0;
@@ -175,7 +188,7 @@ export function aggregate(input: AggregationInput): Aggregation {
       }
 
       const lifeStart = Math.max(session.startMs, layout.fromMs);
-      if (lifeEnd <= lifeStart) continue;
+      if (lifeEnd <= lifeStart) return;
       for (const term of overlaps) {
         if (!term.test(session, context)) continue;
         const weight = term.weight(session, context);
@@ -198,7 +211,7 @@ export function aggregate(input: AggregationInput): Aggregation {
           events.ends.push(lifeEnd);
         }
       }
-    }
+    });
   }
 
   for (const [group, byTerm] of peakEvents) {
@@ -215,6 +228,20 @@ export function aggregate(input: AggregationInput): Aggregation {
   return { groups: all, ...(base ? { base } : {}), empty: new Cell(slots) };
 }
 
+/** Hands each session of `source` to `visit`, in start order. */
+function eachByStart(source: SessionSource, visit: (session: SessionRecord) => void): void {
+  if (typeof source === "function") return source(visit);
+  for (const session of byStart(source)) visit(session);
+}
+
+/** The sessions in start order: as given, or sorted if they are not. */
+function byStart(sessions: readonly SessionRecord[]): readonly SessionRecord[] {
+  for (let index = 1; index < sessions.length; index++) {
+    if (sessions[index]!.startMs < sessions[index - 1]!.startMs) return [...sessions].sort((left, right) => left.startMs - right.startMs);
+  }
+  return sessions;
+}
+
 function cellOf(group: GroupAggregate, index: number, slots: Slots): Cell {
   let cell = group.cells.get(index);
   if (!cell) group.cells.set(index, (cell = new Cell(slots)));
@@ -229,14 +256,6 @@ function completeTotal(group: GroupAggregate): void {
     for (let slot = 0; slot < peaks.length; slot++) peaks[slot] = Math.max(peaks[slot]!, cell.peaks[slot]!);
   }
   for (let slot = 0; slot < distincts.length; slot++) distincts[slot] = group.lastSeen[slot]!.size;
-}
-
-/** The sessions in start order: as the world gives them, or sorted if they are not. */
-function byStart(sessions: readonly SessionRecord[]): readonly SessionRecord[] {
-  for (let index = 1; index < sessions.length; index++) {
-    if (sessions[index]!.startMs < sessions[index - 1]!.startMs) return [...sessions].sort((left, right) => left.startMs - right.startMs);
-  }
-  return sessions;
 }
 
 /**

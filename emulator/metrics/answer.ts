@@ -7,7 +7,7 @@ import type { RequestContext } from "../router";
 import { enforceRangeLimits, parseTimeRange, TIME_RANGE_PARAMETERS, type RangeLimits, type TimeRange, type TimeRangeRules } from "../time-range";
 import { ERROR_CODE_READERS } from "../world/flags";
 import type { SessionKind, SessionRecord } from "../world/types";
-import { aggregate, emptyCell, type AggregationInput } from "./aggregate";
+import { aggregate, emptyCell, type AggregationInput, type SessionSource } from "./aggregate";
 import { readsAdSessions, type RequestedMetric, type ResolvedDimension } from "./catalog";
 import { parseKpiId } from "./kpis";
 import { emptyGroupByBounds, groupByBounds, plainBounds, rankGroups, renderGroupBy, renderPlain, type Ranking } from "./render";
@@ -137,12 +137,12 @@ function readSessions(
   metrics: readonly RequestedMetric[],
   layout: IntervalLayout,
   nowMs: number,
-): Record<SessionKind, SessionRecord[]> {
-  const read = (kind: SessionKind): SessionRecord[] => {
+): Record<SessionKind, SessionSource> {
+  const read = (kind: SessionKind): SessionSource => {
     const terms = metrics.flatMap((metric) => (metric.definition.source === kind ? metric.definition.terms : []));
-    if (terms.length === 0) return [];
+    if (terms.length === 0) return () => {};
     const lookback = terms.some((term) => term.type === "overlap" || term.type === "peak") ? LOOKBACK_MS : 0;
-    return account.sessions(kind, layout.fromMs - lookback, layout.toMs, nowMs);
+    return (visit) => account.visitSessions(kind, layout.fromMs - lookback, layout.toMs, nowMs, visit);
   };
   return { content: read("content"), ad: read("ad") };
 }

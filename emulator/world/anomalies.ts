@@ -1,7 +1,8 @@
 import { AD_ALERT_METRICS, ALERT_SEVERITIES, CONTENT_ALERT_METRICS } from "../contract/alerts";
 import { hashSeed } from "../random";
+import { dimensionOf, type SessionLayers } from "./dimensions";
 import { Sampler } from "./sampling";
-import type { Anomaly, SessionKind, SessionRecord } from "./types";
+import type { Anomaly, SessionKind } from "./types";
 import { MINUTE_MS, HOUR_MS, DAY_MS } from "../time";
 
 /**
@@ -96,11 +97,11 @@ export function intensityOf(anomaly: Anomaly): number {
 }
 
 /** Whether an anomaly hits a session: same kind, started inside the window, root cause matches. */
-export function hits(anomaly: Anomaly, session: Pick<SessionRecord, "kind" | "startMs" | "dimensions">): boolean {
+export function hits(anomaly: Anomaly, kind: SessionKind, startMs: number, layers: SessionLayers): boolean {
   return (
-    anomaly.kind === session.kind &&
-    anomaly.startMs <= session.startMs &&
-    session.startMs < anomaly.endMs &&
-    session.dimensions[anomaly.dimension] === anomaly.entity
+    anomaly.kind === kind &&
+    anomaly.startMs <= startMs &&
+    startMs < anomaly.endMs &&
+    dimensionOf(layers, anomaly.dimension) === anomaly.entity
   );
 }

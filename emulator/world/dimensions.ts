@@ -93,6 +93,23 @@ const VIEW: ProxyHandler<SessionLayers> = {
   deleteProperty: refuse,
 };
 
+/**
+ * The layers of one session as an object with its keys in one order, so every session's layers
+ * share one hidden class (the view reads them for every dimension value).
+ */
+export function dimensionLayers(
+  device: DimensionLayer, content: DimensionLayer, delivery: DimensionLayer, ad: DimensionLayer, adBreak: DimensionLayer,
+  ads: DimensionLayer,
+): Record<LayerName, DimensionLayer> {
+  return { device, content, delivery, ad, adBreak, ads };
+}
+
+/** A session's value of a snake_case dimension, read from its layers without a view. */
+export function dimensionOf(layers: SessionLayers, key: string): string | undefined {
+  const layer = LAYER_OF[key];
+  return layer === undefined ? undefined : layers[layer][key];
+}
+
 /** The read-only dimension record of a session made of these layers. */
 export function layeredDimensions(layers: SessionLayers): Readonly<Record<string, string>> {
   return new Proxy(layers, VIEW) as unknown as Readonly<Record<string, string>>;

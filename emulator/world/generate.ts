@@ -3,10 +3,11 @@ import { plantedAnomalies, hits, intensityOf } from "./anomalies";
 import { planAd, type AdLayerCaches, type AdPlacement } from "./ads";
 import { ASSETS, EPISODES_BY_SHOW, type Asset } from "./assets";
 import { CDN_POPS, CDNS, CUSTOMERS, DIURNAL_CURVE, ERROR_CODES, resourceName, type Cdn } from "./catalog";
-import { interned, layeredDimensions, notApplicableLayer, type DimensionLayer, type SessionLayers } from "./dimensions";
+import { CompactSessionsBuilder, type CompactHour, type CompactTables, type SessionOutcome } from "./compact";
+import { dimensionLayers, interned, notApplicableLayer, type DimensionLayer, type SessionLayers } from "./dimensions";
 import { appBuildOf, createPopulation, HEAVY_VIEWER_SESSIONS_PER_HOUR, type Viewer, type ViewerDevice } from "./population";
 import { Sampler, WeightedTable } from "./sampling";
-import type { Anomaly, SessionRecord } from "./types";
+import type { Anomaly, SessionKind, SessionRecord } from "./types";
 import { MINUTE_MS, HOUR_MS, DAY_MS } from "../time";
 
 /**
@@ -23,10 +24,10 @@ import { MINUTE_MS, HOUR_MS, DAY_MS } from "../time";
 
 const CURVE_TOTAL = DIURNAL_CURVE.reduce((sum, share) => sum + share, 0);
 
-/** The sessions that start in one hour, each list sorted by start. */
-export interface HourSessions {
-  content: SessionRecord[];
-  ad: SessionRecord[];
+/** Where one hour's sessions are written as they are made. */
+interface HourOutput {
+  content: CompactSessionsBuilder;
+  ad: CompactSessionsBuilder;
 }
 
 /** Viewers who share a UTC offset: their volume follows the same local clock. */
@@ -102,12 +103,15 @@ function dayFactor(setup: WorldSetup, hourIndex: number): number {
   return (weekday === 0 || weekday === 6 ? 1.15 : 1) * noise;
 }
 
-/** Generates the sessions of the hour starting at `hourIndex * 1h`. */
-export function generateHour(setup: WorldSetup, hourIndex: number): HourSessions {
+/**
+ * Generates the sessions of the hour starting at `hourIndex * 1h`, in the compact form of
+ * world/compact.ts (`tables` are the world's).
+ */
+export function generateHour(setup: WorldSetup, hourIndex: number, tables: CompactTables): CompactHour {
   const sampler = new Sampler(hashSeed(setup.seed, setup.accountId, "hour", hourIndex));
   const hourStart = hourIndex * HOUR_MS;
   const anomalies = plantedAnomalies(setup.seed, setup.accountId, hourStart, hourStart + HOUR_MS);
-  const output: HourSessions = { content: [], ad: [] };
+  const output: HourOutput = { content: new CompactSessionsBuilder("content", tables), ad: new CompactSessionsBuilder("ad", tables) };
   const factor = dayFactor(setup, hourIndex);
   for (const zone of setup.zones) {
     const share = DIURNAL_CURVE[localHour(hourIndex, zone.utcOffsetHours)]! / CURVE_TOTAL;
@@ -121,13 +125,7 @@ export function generateHour(setup: WorldSetup, hourIndex: number): HourSessions
     const count = Math.floor(HEAVY_VIEWER_SESSIONS_PER_HOUR + sampler.unit());
     for (let index = 0; index < count; index++) generateSession(setup, sampler, viewer, hourIndex, anomalies, output);
   }
-  output.content.sort(byStart);
-  output.ad.sort(byStart);
-  return output;
-}
-
-function byStart(a: SessionRecord, b: SessionRecord): number {
-  return a.startMs - b.startMs || (a.sessionId < b.sessionId ? -1 : 1);
+  return { content: output.content.build(), ad: output.ad.build() };
 }
 
 /** How the anomalies hitting a session move its odds and values (0 and 1 when none hit it). */
@@ -142,12 +140,12 @@ interface Degradation {
   drop: number;
 }
 
-function degradationOf(anomalies: readonly Anomaly[], session: Pick<SessionRecord, "kind" | "startMs" | "dimensions">): Degradation {
+function degradationOf(anomalies: readonly Anomaly[], kind: SessionKind, startMs: number, layers: SessionLayers): Degradation {
   const degradation: Degradation = {
     startFailure: 0, exitBeforeStart: 0, playbackFailure: 0, startTimeFactor: 1, rebufferingRatio: 0, bitrateFactor: 1, drop: 0,
   };
   for (const anomaly of anomalies) {
-    if (!hits(anomaly, session)) continue;
+    if (!hits(anomaly, kind, startMs, layers)) continue;
     const intensity = intensityOf(anomaly);
     switch (anomaly.alertMetric) {
       case "VSF": degradation.startFailure += 0.3 * intensity; break;
@@ -223,64 +221,11 @@ function specialContentIdOf(asset: Asset, hourIndex: number): string | undefined
   return (EVENT_IDS[event] ??= `SC-EVENT-${1000 + event}`);
 }
 
-/** Who played a session and where: the record fields that do not describe how it went. */
-interface Identity {
-  kind: SessionRecord["kind"];
-  viewer: Viewer;
-  clientId: string;
-  sessionId: string;
-  dimensions: SessionRecord["dimensions"];
-  customTags: SessionRecord["customTags"];
-  contentSessionId: string | undefined;
-}
-
-/** How a session went: the record fields that are not its identity. */
-type Outcome = Omit<
-  SessionRecord,
-  "kind" | "viewerId" | "clientId" | "sessionId" | "dimensions" | "customTags" | "ip" | "ipv6" | "contentSessionId"
->;
-
-/**
- * A record with every field written in one literal, in one order: records then share one hidden
- * class (fast property reads in metric scans, no dictionary-mode objects).
- */
-function recordOf(identity: Identity, outcome: Outcome): SessionRecord {
-  return {
-    kind: identity.kind,
-    viewerId: identity.viewer.viewerId,
-    clientId: identity.clientId,
-    sessionId: identity.sessionId,
-    startMs: outcome.startMs,
-    endMs: outcome.endMs,
-    dimensions: identity.dimensions,
-    customTags: identity.customTags,
-    ip: identity.viewer.ip,
-    ipv6: identity.viewer.ipv6,
-    exitBeforeVideoStart: outcome.exitBeforeVideoStart,
-    videoStartFailure: outcome.videoStartFailure,
-    videoPlaybackFailure: outcome.videoPlaybackFailure,
-    errorCode: outcome.errorCode,
-    hasPreRoll: outcome.hasPreRoll,
-    contentSessionId: identity.contentSessionId,
-    videoStartTimeMs: outcome.videoStartTimeMs,
-    videoRestartTimeMs: outcome.videoRestartTimeMs,
-    playingTimeMs: outcome.playingTimeMs,
-    rebufferingTimeMs: outcome.rebufferingTimeMs,
-    connectionInducedRebufferingTimeMs: outcome.connectionInducedRebufferingTimeMs,
-    pausedTimeMs: outcome.pausedTimeMs,
-    averageBitrateBps: outcome.averageBitrateBps,
-    averageFramerateFps: outcome.averageFramerateFps,
-    bitrateSwitches: outcome.bitrateSwitches,
-    percentageComplete: outcome.percentageComplete,
-    contentLengthMs: outcome.contentLengthMs,
-  };
-}
-
 /** The outcome of a session that never showed video: an exit before video start or a start failure. */
 function notStarted(
   startMs: number, endMs: number, hasPreRoll: boolean, contentLengthMs: number,
   failure: { exit: boolean; startFailure?: SessionRecord["videoStartFailure"]; errorCode?: string },
-): Outcome {
+): SessionOutcome {
   return {
     startMs, endMs, exitBeforeVideoStart: failure.exit, videoStartFailure: failure.startFailure,
     videoPlaybackFailure: undefined, errorCode: failure.errorCode, hasPreRoll, videoStartTimeMs: -1, videoRestartTimeMs: 0,
@@ -290,7 +235,7 @@ function notStarted(
 }
 
 function generateSession(
-  setup: WorldSetup, sampler: Sampler, viewer: Viewer, hourIndex: number, anomalies: readonly Anomaly[], output: HourSessions,
+  setup: WorldSetup, sampler: Sampler, viewer: Viewer, hourIndex: number, anomalies: readonly Anomaly[], output: HourOutput,
 ): void {
   const startMs = hourIndex * HOUR_MS + Math.floor(sampler.unit() * HOUR_MS);
   const device = sampler.weighted(viewer.devices, (candidate) => candidate.weight);
@@ -299,12 +244,11 @@ function generateSession(
   const delivery = deliveryLayer(setup, viewer, cdn, sampler.integer(1, SERVERS_PER_POP), asset.live);
   const adRequested = viewer.tier !== "premium" || asset.live;
   const hasPreRoll = adRequested && sampler.chance(asset.live ? 0.15 : 0.42);
-  const layers: SessionLayers = {
-    device: device.dimensions, content: asset.dimensions, delivery, ad: NO_AD, adBreak: NO_AD_BREAK,
-    ads: hasPreRoll ? AD_REQUEST_LAYERS.preRoll : adRequested ? AD_REQUEST_LAYERS.noPreRoll : AD_REQUEST_LAYERS.none,
-  };
-  const dimensions = layeredDimensions(layers);
-  const degradation = degradationOf(anomalies, { kind: "content", startMs, dimensions });
+  const layers = dimensionLayers(
+    device.dimensions, asset.dimensions, delivery, NO_AD, NO_AD_BREAK,
+    hasPreRoll ? AD_REQUEST_LAYERS.preRoll : adRequested ? AD_REQUEST_LAYERS.noPreRoll : AD_REQUEST_LAYERS.none,
+  );
+  const degradation = degradationOf(anomalies, "content", startMs, layers);
   // Draw every value even for a dropped session, so a drop does not shift the rest of the hour.
   const dropped = sampler.chance(degradation.drop);
   const cellular = device.dimensions["connection_type"] === "Cellular";
@@ -324,19 +268,17 @@ function generateSession(
   }
   const ads = adPlacements.map(({ placement, startMs: adStartMs, exited }) => {
     const plan = planAd(sampler, setup.caches, asset, device, placement, local);
-    const adDimensions = layeredDimensions({
-      device: layers.device, content: layers.content, delivery, ad: plan.ad, adBreak: plan.adBreak, ads: layers.ads,
-    });
-    const adDegradation = degradationOf(anomalies, { kind: "ad", startMs: adStartMs, dimensions: adDimensions });
-    const identity: Identity = {
-      kind: "ad", viewer, clientId: device.clientId, sessionId: sampler.bigId(), dimensions: adDimensions, customTags,
-      contentSessionId: sessionId,
+    const adLayers = dimensionLayers(layers.device, layers.content, delivery, plan.ad, plan.adBreak, layers.ads);
+    const adDegradation = degradationOf(anomalies, "ad", adStartMs, adLayers);
+    const adSessionId = sampler.bigId();
+    return {
+      viewer, device, layers: adLayers, customTags, sessionId: adSessionId, contentSessionId: sessionId,
+      outcome: playAd(sampler, { startMs: adStartMs, durationMs: plan.durationMs, exited, degradation: adDegradation }),
     };
-    return recordOf(identity, playAd(sampler, { startMs: adStartMs, durationMs: plan.durationMs, exited, degradation: adDegradation }));
   });
   if (dropped) return;
-  output.content.push(recordOf({ kind: "content", viewer, clientId: device.clientId, sessionId, dimensions, customTags, contentSessionId: undefined }, outcome));
-  for (const ad of ads) output.ad.push(ad);
+  output.content.add({ viewer, device, layers, customTags, sessionId, contentSessionId: undefined, outcome });
+  for (const ad of ads) output.ad.add(ad);
 }
 
 const FRAME_RATES = [23.976, 25, 29.97, 29.97, 29.97, 30, 59.94] as const;
@@ -349,7 +291,7 @@ function round(value: number, digits = 0): number {
 function playContent(
   sampler: Sampler,
   input: { startMs: number; asset: Asset; profileBitrate: number; cellular: boolean; hasPreRoll: boolean; degradation: Degradation },
-): Outcome {
+): SessionOutcome {
   const { startMs, asset, degradation, hasPreRoll } = input;
   const exitChance = 0.02 + (input.cellular ? 0.01 : 0) + (hasPreRoll ? 0.025 : 0) + degradation.exitBeforeStart;
   const contentLengthMs = asset.lengthMs;
@@ -401,7 +343,7 @@ function playContent(
 
 function playAd(
   sampler: Sampler, input: { startMs: number; durationMs: number; exited: boolean; degradation: Degradation },
-): Outcome {
+): SessionOutcome {
   const { startMs, durationMs, degradation } = input;
   if (!input.exited && sampler.chance(0.03 + degradation.exitBeforeStart)) {
     return notStarted(startMs, startMs + Math.round(sampler.between(500, 4_000)), false, durationMs, { exit: true });

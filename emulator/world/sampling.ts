@@ -64,9 +64,12 @@ export class Sampler {
     return -mean * Math.log(1 - this.next());
   }
 
-  /** A 52-bit integer as a decimal string, for ids that must not collide. */
-  bigId(): string {
-    return String(Math.floor(this.next() * 2 ** 20) * 2 ** 32 + Math.floor(this.next() * 2 ** 32));
+  /**
+   * A 52-bit integer, for ids that must not collide (the id is its decimal text). Kept as a number
+   * (exact in a double) until the text is read: world/compact.ts stores it in a typed array.
+   */
+  bigId(): number {
+    return Math.floor(this.next() * 2 ** 20) * 2 ** 32 + Math.floor(this.next() * 2 ** 32);
   }
 
   /** `length` lowercase hex digits. */

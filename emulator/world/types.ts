@@ -86,6 +86,12 @@ export type WorldLookup = "asn" | "cities" | "continents" | "countries" | "dma" 
 export interface World {
   /** Sessions of `kind` that start in [fromMs, toMs), sorted by start. Not cut at "now". */
   sessionsStartedBetween(kind: SessionKind, fromMs: number, toMs: number): readonly SessionRecord[];
+  /**
+   * Hands each session of `kind` that starts in [fromMs, toMs) to `visit`, by start, without
+   * building a list: for a pass that reads each session once (the metrics). The record handed over
+   * may be reused for the next session (world/compact.ts `CompactCursor`): read it, keep nothing of it.
+   */
+  visitSessionsStartedBetween(kind: SessionKind, fromMs: number, toMs: number, visit: (session: SessionRecord) => void): void;
   /** Anomalies that overlap [fromMs, toMs). */
   anomaliesBetween(fromMs: number, toMs: number): readonly Anomaly[];
   /** The pre-set values of a lookup (spec 4.8), as saved-filter rules must spell them. */
