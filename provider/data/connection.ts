@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { InsightsClient, SettingsError, SETTINGS_ENV, type InsightsClientOptions } from "../client";
+import { describeChoices } from "../schema/suggest";
 
 /**
  * Where the data sources find the API. They run in the Pulumi program's own process (the
@@ -147,6 +148,93 @@ export function settingsFrom(
   return settings;
 }
 
+/** The stack config key of the named accounts: a map of account name to `{ baseUrl, clientId, clientSecret }`. */
+export const ACCOUNTS_CONFIG_KEY = `${CONFIG_NAMESPACE}:accounts`;
+
+/** The named accounts of `insights:accounts`, each with every setting. */
+export type NamedAccounts = Record<string, ConnectionSettings>;
+
+/** Pulumi's secret marker (docs/dynamic-providers.md "Testing without the CLI"): its signature key and value. */
+const SECRET_MARKER = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" } as const;
+
+/** `value` with every secret marker in it replaced by its plain value. */
+function withoutSecretMarkers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecretMarkers);
+  if (value === null || typeof value !== "object") return value;
+  const object = value as Record<string, unknown>;
+  if (object[SECRET_MARKER.key] === SECRET_MARKER.value) return withoutSecretMarkers(object.value);
+  return Object.fromEntries(Object.entries(object).map(([key, item]) => [key, withoutSecretMarkers(item)]));
+}
+
+/**
+ * Reads `insights:accounts` as the stack config holds it: a JSON text (what a program's
+ * `pulumi.runtime.getConfig` answers for a value set with `--path`) or an object (what the
+ * dynamic-provider host's `configure` hands over), secret markers anywhere in it revealed. Absent
+ * means no named account. Throws a `SettingsError` naming the path at fault, never a value: the
+ * text holds secrets.
+ */
+export function accountsFrom(raw: unknown): NamedAccounts {
+  if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) return {};
+  let value: unknown = raw;
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // JSON.parse quotes the text near the error, which may be a secret: the message says only where.
+      throw new SettingsError("accounts", `the stack config ${ACCOUNTS_CONFIG_KEY} is not valid JSON: set it as a map of name to {baseUrl, clientId, clientSecret}`);
+    }
+  }
+  value = withoutSecretMarkers(value);
+  const shape = "a map of account name to {baseUrl, clientId, clientSecret}";
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new SettingsError("accounts", `the stack config ${ACCOUNTS_CONFIG_KEY} must be ${shape}`);
+  }
+  const accounts: NamedAccounts = {};
+  for (const [name, account] of Object.entries(value as Record<string, unknown>)) {
+    const path = `${ACCOUNTS_CONFIG_KEY}.${name}`;
+    if (name.trim() === "") throw new SettingsError("accounts", `the stack config ${ACCOUNTS_CONFIG_KEY} has an account with an empty name`);
+    if (account === null || typeof account !== "object" || Array.isArray(account)) {
+      throw new SettingsError("accounts", `the stack config ${path} must be an object {baseUrl, clientId, clientSecret}`);
+    }
+    const fields = account as Record<string, unknown>;
+    const unknown = Object.keys(fields).filter((field) => !(SETTING_NAMES as string[]).includes(field));
+    if (unknown.length > 0) {
+      throw new SettingsError("accounts", `the stack config ${path}.${unknown[0]} is not a setting; ${describeChoices(unknown[0]!, SETTING_NAMES, "settings")}`);
+    }
+    const settings = {} as ConnectionSettings;
+    for (const setting of SETTING_NAMES) {
+      const text = typeof fields[setting] === "string" ? nonBlank(fields[setting]) : undefined;
+      if (text === undefined) {
+        const how = setting === "clientSecret" ? `pulumi config set --secret --path '${path}.${setting}' <value>` : `pulumi config set --path '${path}.${setting}' <value>`;
+        throw new SettingsError("accounts", `the stack config ${path}.${setting} must be a non-empty string (\`${how}\`)`);
+      }
+      settings[setting] = text;
+    }
+    accounts[name] = settings;
+  }
+  return accounts;
+}
+
+/**
+ * The settings of the account named `name` in `accounts`; throws a `SettingsError` naming the
+ * accounts that exist (with a did-you-mean for a near miss).
+ */
+export function namedAccount(name: string, accounts: NamedAccounts): ConnectionSettings {
+  const settings = Object.hasOwn(accounts, name) ? accounts[name] : undefined;
+  if (settings !== undefined) return settings;
+  const names = Object.keys(accounts);
+  const choices = names.length === 0 ? `the stack config ${ACCOUNTS_CONFIG_KEY} names no account` : `${describeChoices(name, names, "account names")} (stack config ${ACCOUNTS_CONFIG_KEY})`;
+  throw new SettingsError("account", `no account named "${name}": ${choices}`);
+}
+
+/**
+ * The key of the client of `settings` in a process's map of clients: a SHA-256 of the settings and
+ * the tuning, so that a map never holds the secret as a key.
+ */
+export function clientKey(settings: ConnectionSettings, tuning: TransportTuning): string {
+  return createHash("sha256").update(JSON.stringify([SETTING_NAMES.map((name) => settings[name]), tuning])).digest("hex");
+}
+
 /**
  * One client per distinct settings in the program's process: every data source with the same
  * settings shares one connection pool and one concurrency bound. Keyed by a SHA-256 of the settings,
@@ -156,20 +244,29 @@ const clients = new Map<string, InsightsClient>();
 
 /**
  * The client for `connection`: each setting from `connection`, else the stack config, else the
- * environment. Throws a `SettingsError` naming all three places when a setting is found in none, and
- * the client's own `SettingsError` when a setting is not acceptable.
+ * environment; with `account`, each setting left out of `connection` comes from that account of
+ * `insights:accounts` instead. Throws a `SettingsError` naming all three places when a setting is
+ * found in none (or naming the accounts that exist for an unknown name), and the client's own
+ * `SettingsError` when a setting is not acceptable.
  */
-export function clientFor(connection: InsightsConnection = {}): InsightsClient {
+export function clientFor(connection: InsightsConnection = {}, account?: string): InsightsClient {
   // Read at call time, not at import: tests and programs may set the config after importing.
-  const settings = settingsFrom(connection, pulumi.runtime.getConfig);
+  const settings = account === undefined ? settingsFrom(connection, pulumi.runtime.getConfig) : namedSettings(account, connection);
   const tuning = tuningFrom(pulumi.runtime.getConfig);
-  const key = createHash("sha256").update(JSON.stringify([SETTING_NAMES.map((name) => settings[name]), tuning])).digest("hex");
+  const key = clientKey(settings, tuning);
   let client = clients.get(key);
   if (client === undefined) {
     client = new InsightsClient(clientOptionsOf(settings, tuning));
     clients.set(key, client);
   }
   return client;
+}
+
+/** The settings of the named account of the program's stack config, each one given in `connection` taking precedence. */
+function namedSettings(account: string, connection: InsightsConnection): ConnectionSettings {
+  const settings = { ...namedAccount(account, accountsFrom(pulumi.runtime.getConfig(ACCOUNTS_CONFIG_KEY))) };
+  for (const name of SETTING_NAMES) settings[name] = nonBlank(connection[name]) ?? settings[name];
+  return settings;
 }
 
 /**

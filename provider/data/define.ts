@@ -17,16 +17,30 @@ export type Inputs<Args> = Args extends unknown ? { [Key in keyof Args]: pulumi.
 /** The parameters of a data source that takes none (besides `connection`). */
 export type NoArguments = Record<never, never>;
 
-/** The arguments of a Promise form: the method's parameters and optional connection settings. */
+/** The arguments of a Promise form: the method's parameters, and optionally the account or connection settings. */
 export type DataSourceArgs<Params> = Params & {
-  /** Settings of this call; each left out comes from the stack config, else the environment. */
+  /**
+   * The account to read: a name of the stack config `insights:accounts` (README "Accounts"); left
+   * out, the stack's settings.
+   */
+  account?: string;
+  /**
+   * Settings of this call; each left out comes from the named `account`, else the stack config,
+   * else the environment.
+   */
   connection?: InsightsConnection;
 };
 
 /** The arguments of an Output form: each may be an `Input`. */
 export type DataSourceOutputArgs<Params> = Inputs<Params> & {
   /**
-   * Settings of this call; each left out comes from the stack config, else the environment. A
+   * The account to read: a name of the stack config `insights:accounts` (README "Accounts"); left
+   * out, the stack's settings.
+   */
+  account?: pulumi.Input<string>;
+  /**
+   * Settings of this call; each left out comes from the named `account`, else the stack config,
+   * else the environment. A
    * secret `clientSecret` stays out of the result: it authenticates the call, it is not in the answer.
    */
   connection?: pulumi.Input<Inputs<InsightsConnection>>;
@@ -86,7 +100,7 @@ export interface DataSourceForms<Params, Result> {
   output: DataSourceOutputFunction<Params, Result>;
 }
 
-/** How a data source reads its answer; `params` are the caller's arguments without `connection`. */
+/** How a data source reads its answer; `params` are the caller's arguments without `connection` and `account`. */
 export type Read<Params, Result> = (client: InsightsClient, params: Params, options: CallOptions) => Promise<Result>;
 
 /** The exports of one data source, named by the Pulumi convention: `get<Name>` and `get<Name>Output`. */
@@ -169,7 +183,7 @@ function pulumiOptions<Options extends pulumi.InvokeOptions>(options: Options & 
  * Makes the two forms of a data source from the way it reads its answer. In a program, each form
  * reads the account through the client; under mocks, each asks the engine through
  * `pulumi.runtime.invoke` with the token {@link dataSourceToken} and the arguments without
- * `connection` (its secret is for the client only).
+ * `connection` (its secret is for the client only); the `account` name is passed on.
  */
 export function dataSourceForms<Params extends object, Result>(
   functionName: string,
@@ -178,8 +192,8 @@ export function dataSourceForms<Params extends object, Result>(
 ): DataSourceForms<Params, Result> {
   const token = dataSourceToken(functionName);
   const readTheAccount = async (args: DataSourceArgs<Params> | undefined, options: CallOptions): Promise<Result> => {
-    const { connection, ...params } = args ?? ({} as DataSourceArgs<Params>);
-    return read(clientFor(connection), params as unknown as Params, options);
+    const { connection, account, ...params } = args ?? ({} as DataSourceArgs<Params>);
+    return read(clientFor(connection, account), params as unknown as Params, options);
   };
   const invoke = async (args?: DataSourceArgs<Params>, opts: DataSourceOptions = {}): Promise<Result> => {
     if (answeredByMocks()) {

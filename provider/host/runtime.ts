@@ -3,55 +3,127 @@ import type * as pulumi from "@pulumi/pulumi";
 import { InsightsClient, type InsightsLogger } from "../client";
 import { formatDuration } from "../client/core/logging";
 import {
+  accountsFrom,
+  ACCOUNTS_CONFIG_KEY,
+  clientKey,
   clientOptionsOf,
   DEFAULT_UNKNOWN_OUTCOME_WAIT_MS,
+  namedAccount,
   settingsFrom,
   tuningFrom,
   type ConnectionSettings,
+  type NamedAccounts,
   type TransportTuning,
 } from "../data/connection";
 
 /**
  * What every resource served by one dynamic-provider host shares: the settings from the stack's
- * config and one client (one connection pool, one concurrency bound). The host loads this module
- * once, whatever number of resources and provider texts it serves
- * (docs/dynamic-providers.md rule 2).
+ * config and one client per account (one connection pool, one concurrency bound, the rate budgets
+ * of its account). The host loads this module once, whatever number of resources and provider
+ * texts it serves (docs/dynamic-providers.md rule 2).
  */
 
-/** The settings as last resolved, or why they cannot be: thrown by the first call that needs the client. */
-type Resolution = { settings: ConnectionSettings; tuning: TransportTuning } | { error: unknown };
+/** A value as resolved, or why it cannot be: thrown by the first call that needs it. */
+type Settled<T> = { value: T } | { error: unknown };
+
+/**
+ * The settings as last resolved: the stack's default account (`insights:baseUrl`, ...), the named
+ * accounts (`insights:accounts`) and the tuning. Each fails on its own: a stack whose resources all
+ * name an account needs no default settings.
+ */
+interface Resolution {
+  defaultAccount: Settled<ConnectionSettings>;
+  accounts: Settled<NamedAccounts>;
+  tuning: Settled<TransportTuning>;
+}
 
 let resolution: Resolution | undefined;
-let client: InsightsClient | undefined;
+/** The host's clients, by {@link clientKey} of their settings (never the secret itself as a key). */
+const clients = new Map<string, InsightsClient>();
 
-/** The settings from the stack config `get` reads (secrets arrive decrypted), else the environment. */
-function resolve(get: (configKey: string) => string | undefined): Resolution {
+function settle<T>(read: () => T): Settled<T> {
   try {
-    return { settings: settingsFrom(undefined, get), tuning: tuningFrom(get) };
+    return { value: read() };
   } catch (error) {
     return { error };
   }
 }
 
+function valueOf<T>(settled: Settled<T>): T {
+  if ("error" in settled) throw settled.error;
+  return settled.value;
+}
+
+/** The settings from the stack config `get` reads (secrets arrive decrypted), else the environment. */
+function resolve(get: (configKey: string) => unknown): Resolution {
+  const text = (key: string) => {
+    const value = get(key);
+    return typeof value === "string" ? value : undefined;
+  };
+  return {
+    defaultAccount: settle(() => settingsFrom(undefined, text)),
+    accounts: settle(() => accountsFrom(get(ACCOUNTS_CONFIG_KEY))),
+    tuning: settle(() => tuningFrom(text)),
+  };
+}
+
+/** A resolution as text, to tell whether the settings changed (errors by their message). */
+function fingerprint(value: Resolution): string {
+  return JSON.stringify(value, (_key, item: unknown) => (item instanceof Error ? item.message : item));
+}
+
 /**
  * Takes the settings of the stack's config (docs/dynamic-providers.md rule 3); missing keys fall
  * back to the environment (`INSIGHTS_*`, which the host inherits from the engine). When they
- * differ from the settings in use, the client is replaced, and with it what was cached for its
- * account.
+ * differ from the settings in use, the clients are replaced, and with them what was cached for
+ * their accounts.
  */
 export function configureFromStack(config: { get(key: string): string | undefined }): void {
-  const next = resolve((key) => config.get(key));
-  if (resolution !== undefined && JSON.stringify(next) === JSON.stringify(resolution)) return;
+  // `insights:accounts` may arrive as an object (the host hands over structured config values).
+  const next = resolve((key) => config.get(key) as unknown);
+  if (resolution !== undefined && fingerprint(next) === fingerprint(resolution)) return;
   resolution = next;
-  void client?.close();
-  client = undefined;
+  for (const client of clients.values()) void client.close();
+  clients.clear();
 }
 
-/** The host's one client, created on first use from the stack settings and the environment. */
-export function sharedClient(): InsightsClient {
+function current(): Resolution {
   resolution ??= resolve(() => undefined);
-  if ("error" in resolution) throw resolution.error;
-  client ??= new InsightsClient({ logger: HOST_LOGGER, ...clientOptionsOf(resolution.settings, resolution.tuning) });
+  return resolution;
+}
+
+/**
+ * The settings of the account named `account` in `insights:accounts`, or of the stack's default
+ * settings when `account` is undefined. Throws a `SettingsError` saying what is missing (or which
+ * account names exist); the secret is in the answer, for a client only.
+ */
+export function accountSettings(account?: string): ConnectionSettings {
+  const settings = current();
+  return account === undefined ? valueOf(settings.defaultAccount) : namedAccount(account, valueOf(settings.accounts));
+}
+
+/**
+ * The key of an account's client and batcher in this host (a digest of its settings): two names
+ * with the same settings share them, and a change of settings makes new ones.
+ */
+export function accountKey(account?: string): string {
+  return clientKey(accountSettings(account), valueOf(current().tuning));
+}
+
+/**
+ * The host's client of the account named `account` (`insights:accounts`), or of the stack's
+ * default settings: one per account, created on first use, each with its own connection pool,
+ * concurrency bound and its account's rate budgets (client/core/rate-budget.ts).
+ */
+export function sharedClient(account?: string): InsightsClient {
+  const settings = accountSettings(account);
+  const tuning = valueOf(current().tuning);
+  const key = clientKey(settings, tuning);
+  let client = clients.get(key);
+  if (client === undefined) {
+    client = new InsightsClient({ logger: HOST_LOGGER, ...clientOptionsOf(settings, tuning) });
+    clients.set(key, client);
+  }
   return client;
 }
 
@@ -108,9 +180,7 @@ const HOST_LOGGER: InsightsLogger = {
  * (`insights:unknownOutcomeWaitMs`, `INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS`; data/connection.ts).
  */
 export function unknownOutcomeWaitMs(): number {
-  resolution ??= resolve(() => undefined);
-  if ("error" in resolution) throw resolution.error;
-  return resolution.tuning.unknownOutcomeWaitMs ?? DEFAULT_UNKNOWN_OUTCOME_WAIT_MS;
+  return valueOf(current().tuning).unknownOutcomeWaitMs ?? DEFAULT_UNKNOWN_OUTCOME_WAIT_MS;
 }
 
 /**

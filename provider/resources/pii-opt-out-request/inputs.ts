@@ -46,6 +46,8 @@ const DeclaredInputs = z.object({
   pollIntervalSeconds: z.number({ error: "must be a number of seconds" }).min(0.01, "must be at least 0.01 seconds").max(3_600, "must be at most 3600 seconds").optional(),
   verifyDeletion: z.boolean({ error: "must be true or false" }).optional(),
   resourceName: z.string().optional(),
+  // Checked by host/accounts.ts `checkAccount`, which names the accounts that exist.
+  account: z.string().optional(),
 });
 
 /** The inputs as the host works with them: one kind, sorted distinct identifiers, defaults applied. */

@@ -20,6 +20,7 @@ import {
   type OptOutDeclaration,
 } from "./inputs";
 import { revealed, wireSecret, type WireSecret } from "../../host/wire-secret";
+import { accountChange, accountOutputs, boundAccount, checkAccount, declaredAccount, type AccountOutputs } from "../../host/accounts";
 import { buildReceipt, type PiiOptOutReceipt } from "./receipt";
 import { describeVerification, verifyDeletion, type DeletionVerification } from "./verification";
 
@@ -30,8 +31,8 @@ import { describeVerification, verifyDeletion, type DeletionVerification } from 
  * (see host/shim.ts).
  */
 
-/** The outputs recorded in the state. Personal values are secret markers; the rest is plain. */
-export interface PiiOptOutOutputs {
+/** The outputs recorded in the state. Personal values are secret markers; the rest is plain (the account included). */
+export interface PiiOptOutOutputs extends AccountOutputs {
   viewerIds?: WireSecret<string[]>;
   userIds?: WireSecret<string[]>;
   notificationEmails?: WireSecret<string[]>;
@@ -97,6 +98,8 @@ interface OptOutRun {
   batches: string[][];
   redact: (text: string) => string;
   verification?: DeletionVerification;
+  /** The account of `insights:accounts` the requests are made in; undefined: the stack's default settings. */
+  account?: string;
 }
 
 function labelOf(declaration: Pick<OptOutDeclaration, "resourceName">, id?: string): string {
@@ -108,8 +111,8 @@ function personalRedactor(declaration: Pick<OptOutDeclaration, "identifiers" | "
   return redactor([...declaration.identifiers, ...(declaration.notificationEmails ?? [])]);
 }
 
-function runOf(id: string, declaration: OptOutDeclaration, salt: string, digest: string, progress: SubmissionProgress): OptOutRun {
-  return { id, digest, salt, progress, declaration, batches: batchesOf(declaration.identifiers), redact: personalRedactor(declaration) };
+function runOf(id: string, declaration: OptOutDeclaration, salt: string, digest: string, progress: SubmissionProgress, account: string | undefined): OptOutRun {
+  return { id, digest, salt, progress, declaration, batches: batchesOf(declaration.identifiers), redact: personalRedactor(declaration), ...(account === undefined ? {} : { account }) };
 }
 
 /**
@@ -169,6 +172,7 @@ function outputsOf(run: OptOutRun): PiiOptOutOutputs {
     ...(declaration.resourceName === undefined ? {} : { resourceName: declaration.resourceName }),
     ...(run.verification === undefined ? {} : { verification: run.verification }),
     receipt: receiptOf(run, status, adopted + untracked),
+    ...accountOutputs(run.account),
   };
 }
 
@@ -183,7 +187,7 @@ async function verify(run: OptOutRun): Promise<void> {
   let failed = 0;
   let firstFailure: unknown;
   const { kind, identifiers } = run.declaration;
-  const checked = await verifyDeletion(sharedClient().sessions, { kind, identifiers, salt: run.salt }, Date.now, (error) => {
+  const checked = await verifyDeletion(sharedClient(run.account).sessions, { kind, identifiers, salt: run.salt }, Date.now, (error) => {
     failed++;
     firstFailure ??= error;
   });
@@ -206,7 +210,7 @@ function reporterOf(run: OptOutRun): (line: string) => void {
  * `refresh` is set). Mutates `run.progress` as it goes, so a failure can record how far it got.
  */
 async function advance(run: OptOutRun, refresh: boolean): Promise<void> {
-  const pii = sharedClient().pii;
+  const pii = sharedClient(run.account).pii;
   const say = reporterOf(run);
   const { declaration, progress } = run;
   if (progress.batchesSubmitted < run.batches.length) {
@@ -266,12 +270,12 @@ function declaredFrom(inputs: Record<string, unknown>, action: string): OptOutDe
   }
 }
 
-/** The run of a resource from its stored outputs and (new) inputs. */
-function runFrom(id: string, olds: Record<string, unknown>, declaration: OptOutDeclaration, action: string): OptOutRun {
+/** The run of a resource from its stored outputs and (new) inputs, in `account`. */
+function runFrom(id: string, olds: Record<string, unknown>, declaration: OptOutDeclaration, action: string, account: string | undefined): OptOutRun {
   const parsed = StoredOutputs.safeParse(olds);
   if (!parsed.success) throw redactedError(olds, action, new Error(`the stored outputs of ${id} are not those of a PiiOptOutRequest: ${z.prettifyError(parsed.error)}`));
   const stored = parsed.data;
-  const run = runOf(id, declaration, stored.identifierDigestSalt, stored.identifierDigest, { requests: stored.requests, batchesSubmitted: stored.batchesSubmitted });
+  const run = runOf(id, declaration, stored.identifierDigestSalt, stored.identifierDigest, { requests: stored.requests, batchesSubmitted: stored.batchesSubmitted }, account);
   if (stored.verification !== undefined && declaration.verifyDeletion) run.verification = stored.verification;
   return run;
 }
@@ -306,16 +310,19 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("P
 
   /** Exactly one identifier kind, non-empty lists, valid addresses and wait settings; lists made canonical. */
   async check(_olds, news) {
-    return checkInputs(news);
+    const checked = checkInputs(news);
+    return { ...checked, failures: [...checkAccount(news), ...checked.failures.filter((failure) => failure.property !== "account")] };
   },
 
   /**
    * Identifiers and addresses are create-only: a change replaces the resource (create first: the new
    * one submits only what is new, the service ignoring the rest). Wait settings update in place, and
    * so does a resource whose submission or wait is unfinished, so that the next `up` resumes it.
+   * Another account replaces it (README "Accounts"): its requests are of the old account.
    */
-  async diff(_id, olds, news) {
-    const replaces = PERSONAL_PROPERTIES.filter((property) => {
+  async diff(id, olds, news) {
+    const account = accountChange(labelOf(storedDeclaration(olds), id), olds, news);
+    const replaces: string[] = PERSONAL_PROPERTIES.filter((property) => {
       if (isUnknown(news[property])) return true;
       return JSON.stringify(listOf(olds[property])) !== JSON.stringify(listOf(news[property]));
     });
@@ -335,10 +342,11 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("P
       progress.batchesSubmitted < batchCount ||
       (waitWanted !== false && !isSettled(progress, batchCount))
     );
+    if (account.replace) replaces.push("account");
     if (unfinished && replaces.length === 0) {
       report(`${labelOf(before)}: status ${stored.status ?? "unknown"}; the update resumes the submission or the wait (no request is made again)`);
     }
-    return { changes: replaces.length > 0 || settings.length > 0 || unfinished, replaces: [...replaces], deleteBeforeReplace: false };
+    return { changes: replaces.length > 0 || settings.length > 0 || unfinished || account.changed, replaces, deleteBeforeReplace: false };
   },
 
   /** Submits the identifiers in batches of 100 and, by default, waits until every request is FINISHED. */
@@ -348,7 +356,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("P
     const digest = identifierSetDigest(declaration.kind, declaration.identifiers, salt);
     // The id derives from the salted digest: stable for the resource, and it discloses nothing.
     const id = `pii-${digest.slice(digest.lastIndexOf(":") + 1).slice(0, 16)}`;
-    const run = runOf(id, declaration, salt, digest, { requests: [], batchesSubmitted: 0 });
+    const run = runOf(id, declaration, salt, digest, { requests: [], batchesSubmitted: 0 }, declaredAccount(inputs));
     try {
       await advance(run, false);
       await verify(run);
@@ -360,7 +368,8 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("P
 
   /** Refresh: the current state of every request. */
   async read(id, props) {
-    const run = runFrom(id, props, storedDeclaration(props), "read");
+    const declaration = storedDeclaration(props);
+    const run = runFrom(id, props, declaration, "read", boundAccount(labelOf(declaration, id), declaredAccount(props), props));
     try {
       await refreshStatuses(sharedClient().pii, run.progress, reporterOf(run));
       // Refresh checks the deletion again: the figures move as the service finishes deleting.
@@ -373,7 +382,8 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("P
 
   /** Resumes what a previous run left (batches, wait) with the new wait settings; returns the full outputs. */
   async update(id, olds, news) {
-    const run = runFrom(id, olds, declaredFrom(news, "update"), "update");
+    const declaration = declaredFrom(news, "update");
+    const run = runFrom(id, olds, declaration, "update", boundAccount(labelOf(declaration, id), declaredAccount(news), olds));
     try {
       await advance(run, true);
       // A run that just finished, or whose check was turned on, is checked; an earlier check is kept otherwise.

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostedProvider, packageModule } from "../../host/shim";
+import type { RecordedAccount } from "../../host/accounts";
 import type { OverallStatus, TrackedRequest } from "./progress";
 import type { PiiOptOutReceipt } from "./receipt";
 import type { DeletionVerification } from "./verification";
@@ -28,6 +29,12 @@ export interface PiiOptOutRequestArgs {
    * true; user ids cannot be checked through the API and are counted as not verifiable.
    */
   verifyDeletion?: pulumi.Input<boolean>;
+  /**
+   * The account its requests are made in: a name of the stack config `insights:accounts` (README "Accounts"); left
+   * out, the stack's settings (`insights:baseUrl`, `insights:clientId`, `insights:clientSecret`).
+   * Changing it to another account replaces the resource.
+   */
+  account?: pulumi.Input<string>;
 }
 
 /**
@@ -65,6 +72,10 @@ export class PiiOptOutRequest extends pulumi.dynamic.Resource {
   declare readonly verification: pulumi.Output<DeletionVerification | undefined>;
   /** The audit receipt (format `pulumi-insights/pii-opt-out-receipt@1`, README "PiiOptOutRequest"): names no identifier. */
   declare readonly receipt: pulumi.Output<PiiOptOutReceipt>;
+  /** The account name, as declared (`account`); undefined for the stack's settings. */
+  declare readonly account: pulumi.Output<string | undefined>;
+  /** The account the resource belongs to, as its state records it (base URL and client id, never the secret). */
+  declare readonly recordedAccount: pulumi.Output<RecordedAccount>;
 
   constructor(name: string, args: PiiOptOutRequestArgs, opts?: pulumi.CustomResourceOptions) {
     const personal = Object.fromEntries(
@@ -87,6 +98,7 @@ export class PiiOptOutRequest extends pulumi.dynamic.Resource {
         previouslySubmitted: undefined,
         verification: undefined,
         receipt: undefined,
+        recordedAccount: undefined,
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: [...PERSONAL_PROPERTIES] }),
       "insights",

@@ -4,7 +4,7 @@ import type { FiltersApi } from "../../client/filters";
 import { FILTERS_PER_CALL } from "../../schema";
 import { isOutcomeUnknown } from "../../client/core/retry";
 import type { SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../../schema";
-import { report, sharedClient } from "../../host/runtime";
+import { accountKey, report, sharedClient } from "../../host/runtime";
 import { hostOutcomeWait, UnknownOutcomeError, watchAccount, type OutcomeWait } from "../../host/unknown-outcome";
 import { plannedChanges, stateOf } from "./spec";
 
@@ -576,13 +576,37 @@ export function batchOptionsFromEnvironment(env: Readonly<Record<string, string 
   return options;
 }
 
-let batcher: FilterBatcher | undefined;
+/** The host's batchers, one per account (runtime.ts `accountKey`). */
+const batchers = new Map<string, FilterBatcher>();
 
 /**
- * The host's one batcher, shared by every SavedFilter and SavedFilterSet the host serves; it sends
- * through the host's shared client (runtime.ts), whatever client the stack config last made.
+ * The host's batcher of one account, shared by every SavedFilter and SavedFilterSet of that account
+ * the host serves: `account` names an account of `insights:accounts`, undefined is the stack's
+ * default settings. One batcher per account, so a bulk call never carries filters of two accounts
+ * and the ids a batcher claims are those of its own account. It sends through the host's client of
+ * that account (runtime.ts).
  */
-export function sharedFilterBatcher(): FilterBatcher {
-  batcher ??= new FilterBatcher(() => sharedClient().filters, batchOptionsFromEnvironment());
+export function sharedFilterBatcher(account?: string): FilterBatcher {
+  const key = accountKey(account);
+  let batcher = batchers.get(key);
+  if (batcher === undefined) {
+    batcher = new FilterBatcher(() => sharedClient(account).filters, batchOptionsFromEnvironment());
+    batchers.set(key, batcher);
+  }
   return batcher;
+}
+
+/**
+ * Claims `ids` in the batcher of `account` ({@link FilterBatcher.claim}), as `diff` does for every
+ * filter the stack holds. Settings that cannot be resolved claim nothing: no create can run
+ * without them either, and a preview's diff must not need them.
+ */
+export function claimFilters(account: string | undefined, ids: Iterable<string>): void {
+  let batcher: FilterBatcher;
+  try {
+    batcher = sharedFilterBatcher(account);
+  } catch {
+    return;
+  }
+  for (const id of ids) batcher.claim(id);
 }

@@ -6,7 +6,7 @@ import { report, sharedClient } from "../../host/runtime";
 /**
  * The match-rate line of a preview (README "Match-rate estimates in previews"): when a filter is
  * created or its rules change, the message says what share of sampled sessions the new rules match,
- * and the old rules, from ONE sample per host process: every SavedFilter and SavedFilterSet member
+ * and the old rules, from ONE sample per host process and account: every SavedFilter and SavedFilterSet member
  * of the stack is evaluated locally against it (provider/client/match-estimate.ts), so a preview
  * makes a bounded number of sample requests (6 windows) however many filters change.
  */
@@ -15,8 +15,8 @@ import { report, sharedClient } from "../../host/runtime";
 export const MATCH_ESTIMATE_SETTING = { configKey: "insights:matchEstimate", env: "INSIGHTS_MATCH_ESTIMATE" } as const;
 
 let enabled = true;
-/** The sample of this host process, for the client it was taken with (a new client, a new account: a new sample). */
-let shared: { client: InsightsClient; sample: Promise<SessionSample> } | undefined;
+/** The sample of this host process for each client it was taken with (a new client, a new account: a new sample). */
+const samples = new WeakMap<InsightsClient, Promise<SessionSample>>();
 let failureReported = false;
 
 /** Reads the setting from the stack config (else the environment); on unless set to false, off, no or 0. */
@@ -25,11 +25,18 @@ export function configureMatchEstimate(config: { get(key: string): string | unde
   enabled = value === undefined || !/^(false|off|no|0)$/i.test(value.trim());
 }
 
-/** The host's one sample, taken on first use; a failed sample is not retried within the process. */
-function sharedSample(): Promise<SessionSample> {
-  const client = sharedClient();
-  if (shared?.client !== client) shared = { client, sample: client.sessions.sample() };
-  return shared.sample;
+/**
+ * The host's one sample of `account` (undefined: the stack's default settings), taken on first use;
+ * a failed sample is not retried within the process.
+ */
+function sharedSample(account: string | undefined): Promise<SessionSample> {
+  const client = sharedClient(account);
+  let sample = samples.get(client);
+  if (sample === undefined) {
+    sample = client.sessions.sample();
+    samples.set(client, sample);
+  }
+  return sample;
 }
 
 /** `rules` as a tree that can be evaluated, or undefined (unknown in a preview, or not valid). */
@@ -42,13 +49,14 @@ function evaluable(rules: unknown): RuleGroup | undefined {
  * The lines to add to a preview message for `rules` (and the rules before, for a change): the
  * estimate, and a warning when they match no sampled session or all of them. None when the setting
  * is off, the rules are not known yet, or sampling failed (then one line, once per process, says why).
+ * The sample is of `account` (a name of `insights:accounts`; undefined: the stack's default settings).
  */
-export async function matchEstimateLines(rules: unknown, previousRules?: unknown): Promise<string[]> {
+export async function matchEstimateLines(rules: unknown, previousRules?: unknown, account?: string): Promise<string[]> {
   const tree = evaluable(rules);
   if (!enabled || tree === undefined) return [];
   let sample: SessionSample;
   try {
-    sample = await sharedSample();
+    sample = await sharedSample(account);
   } catch (error) {
     if (!failureReported) {
       failureReported = true;

@@ -1,7 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { sharedFilterBatcher } from "./batcher";
+import { claimFilters, sharedFilterBatcher } from "./batcher";
 import { configureFromStack, namedCalls, report, sharedClient } from "../../host/runtime";
+import { accountChange, accountOutputs, boundAccount, checkAccount, declaredAccount, type AccountOutputs } from "../../host/accounts";
 import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
 import type { SavedFilterInput } from "../../schema";
 import {
@@ -23,19 +24,26 @@ import {
  * become bulk calls of up to 100 filters (resources/saved-filter/batcher.ts).
  */
 
-/** The properties a program declares; `adoptId` only matters at create. */
+/** The properties a program declares; `adoptId` only matters at create, `account` names where the filter lives. */
 const DeclaredFilter = FilterSpec.extend({
   adoptId: z.string().regex(/^\d+$/, "must be the numeric id of an existing saved filter").optional(),
+  account: z.string().optional(),
 });
 type DeclaredFilter = z.infer<typeof DeclaredFilter>;
 
-/** The outputs recorded in the state. */
-export interface SavedFilterOutputs extends FilterState {
+/** The outputs recorded in the state: the filter, the adopted id and the account it lives in. */
+export interface SavedFilterOutputs extends FilterState, AccountOutputs {
   adoptId?: string;
 }
 
-function outputsOf(state: FilterState, adoptId: string | undefined): SavedFilterOutputs {
-  return adoptId === undefined ? state : { ...state, adoptId };
+function outputsOf(state: FilterState, adoptId: string | undefined, account: string | undefined): SavedFilterOutputs {
+  return { ...state, ...(adoptId === undefined ? {} : { adoptId }), ...accountOutputs(account) };
+}
+
+/** How messages about the account name the filter: `SavedFilter "x" (id 12)`. */
+function labelOf(properties: Record<string, unknown> | undefined, id?: string): string {
+  const name = typeof properties?.name === "string" ? ` "${properties.name}"` : "";
+  return `SavedFilter${name}${id === undefined ? "" : ` (id ${id})`}`;
 }
 
 /** Says which resource an error is about; client errors never carry credentials. */
@@ -59,32 +67,40 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
    * checked against the lookups (spec 2.7, 4.8) so a typo fails the preview, not the account.
    */
   async check(olds, news) {
-    const failures = await checkFilterSpec(sharedClient, news, "", DeclaredFilter);
+    const account = declaredAccount(news);
+    const accountFailures = checkAccount(news);
+    const lookups = accountFailures.length === 0 ? () => sharedClient(account) : undefined;
+    const failures = await checkFilterSpec(lookups, news, "", DeclaredFilter);
     // A filter to create (no inputs before): what its rules would match (a change says it in diff).
     if (failures.length === 0 && olds.rules === undefined) {
-      const lines = await matchEstimateLines(news.rules);
+      const lines = await matchEstimateLines(news.rules, undefined, declaredAccount(news));
       if (lines.length > 0) report(`SavedFilter "${String(news.name)}": ${lines.join("\n")}`);
     }
     return {
       inputs: news,
-      failures: failures.map(({ path, reason }) => ({ property: path.split(/[.[]/)[0]!, reason: `${path}: ${reason}` })),
+      failures: [
+        ...accountFailures,
+        ...failures.filter(({ path }) => path !== "account").map(({ path, reason }) => ({ property: path.split(/[.[]/)[0]!, reason: `${path}: ${reason}` })),
+      ],
     };
   },
 
   /**
    * Compares canonical forms (reordering never diffs, nor the server's own ordering); every property
-   * updates in place. A rules change is printed as a rule-tree diff, which the engine shows.
+   * updates in place, except the account: another account replaces the filter (README "Accounts").
+   * A rules change is printed as a rule-tree diff, which the engine shows.
    */
   async diff(id, olds, news) {
-    sharedFilterBatcher().claim(id);
+    const account = accountChange(labelOf(news, id), olds, news);
+    claimFilters(declaredAccount(olds), [id]);
     const current = olds as Partial<SavedFilterInput>;
     const changed = plannedChanges(current, news);
     const text = describeRulesChange(current, news, changed);
     if (text) {
-      const estimate = await matchEstimateLines(news.rules, current.rules);
+      const estimate = await matchEstimateLines(news.rules, current.rules, declaredAccount(news));
       report(`SavedFilter "${String(news.name)}": rules change\n${text.replace(/\n+$/, "")}${estimate.map((line) => `\n${line}`).join("")}`);
     }
-    return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
+    return { changes: changed.length > 0 || account.changed, replaces: account.replace ? ["account"] : [], deleteBeforeReplace: false };
   },
 
   /**
@@ -95,7 +111,8 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
   async create(inputs) {
     const declared: DeclaredFilter = DeclaredFilter.parse(inputs);
     try {
-      const outputs = outputsOf(await createOrAdopt(sharedFilterBatcher(), desiredState(declared), declared.adoptId, true), declared.adoptId);
+      const batcher = sharedFilterBatcher(declared.account);
+      const outputs = outputsOf(await createOrAdopt(batcher, desiredState(declared), declared.adoptId, true), declared.adoptId, declared.account);
       return { id: outputs.filterId, outs: outputs };
     } catch (error) {
       throw withContext(declared.name, declared.adoptId === undefined ? "create" : `create (adoptId ${declared.adoptId})`, error);
@@ -104,10 +121,11 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
 
   /** The account's current filter, so refresh shows drift; a filter deleted elsewhere leaves the state. */
   async read(id, props) {
+    const account = boundAccount(labelOf(props, id), declaredAccount(props), props);
     try {
-      const filter = await sharedFilterBatcher().read(id);
+      const filter = await sharedFilterBatcher(account).read(id);
       if (filter === undefined) return {};
-      return { id, props: outputsOf(stateOf(filter), (props as Partial<SavedFilterOutputs> | undefined)?.adoptId) };
+      return { id, props: outputsOf(stateOf(filter), (props as Partial<SavedFilterOutputs> | undefined)?.adoptId, account) };
     } catch (error) {
       throw withContext(String((props as { name?: string } | undefined)?.name ?? id), "read", error);
     }
@@ -116,9 +134,10 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
   /** Sends only what changed (PUT merges, spec 4.8) and returns the full outputs (docs/dynamic-providers.md rule 6). */
   async update(id, olds, news) {
     const declared: DeclaredFilter = DeclaredFilter.parse(news);
+    const account = boundAccount(labelOf(news, id), declared.account, olds);
     try {
-      const state = await updateFilter(sharedFilterBatcher(), id, olds as Partial<SavedFilterInput>, desiredState(declared));
-      return { outs: outputsOf(state, declared.adoptId ?? (olds as SavedFilterOutputs).adoptId) };
+      const state = await updateFilter(sharedFilterBatcher(account), id, olds as Partial<SavedFilterInput>, desiredState(declared));
+      return { outs: outputsOf(state, declared.adoptId ?? (olds as SavedFilterOutputs).adoptId, account) };
     } catch (error) {
       throw withContext(declared.name, "update", error);
     }
@@ -126,8 +145,9 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
 
   /** Deletes the filter; one already deleted outside Pulumi counts as deleted. */
   async delete(id, props) {
+    const account = boundAccount(labelOf(props, id), declaredAccount(props), props);
     try {
-      await sharedFilterBatcher().delete(id);
+      await sharedFilterBatcher(account).delete(id);
     } catch (error) {
       throw withContext(String((props as { name?: string }).name ?? id), "delete", error);
     }

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RuleGroup } from "../../schema";
 import { hostedProvider, packageModule } from "../../host/shim";
+import type { RecordedAccount } from "../../host/accounts";
 
 /** Inputs of a {@link SavedFilter} (spec 2.7). */
 export interface SavedFilterArgs {
@@ -23,6 +24,12 @@ export interface SavedFilterArgs {
    * work for dynamic resources): `create` reads it and updates it to the declared state.
    */
   adoptId?: pulumi.Input<string>;
+  /**
+   * The account it lives in: a name of the stack config `insights:accounts` (README "Accounts"); left
+   * out, the stack's settings (`insights:baseUrl`, `insights:clientId`, `insights:clientSecret`).
+   * Changing it to another account replaces the resource.
+   */
+  account?: pulumi.Input<string>;
 }
 
 /**
@@ -56,6 +63,10 @@ export class SavedFilter extends pulumi.dynamic.Resource {
   declare readonly editor: pulumi.Output<string>;
   /** The adopted filter's id, as declared. */
   declare readonly adoptId: pulumi.Output<string | undefined>;
+  /** The account name, as declared (`account`); undefined for the stack's settings. */
+  declare readonly account: pulumi.Output<string | undefined>;
+  /** The account the resource belongs to, as its state records it (base URL and client id, never the secret). */
+  declare readonly recordedAccount: pulumi.Output<RecordedAccount>;
 
   constructor(name: string, args: SavedFilterArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -70,6 +81,7 @@ export class SavedFilter extends pulumi.dynamic.Resource {
         edited: undefined,
         creator: undefined,
         editor: undefined,
+        recordedAccount: undefined,
       },
       opts,
       "insights",

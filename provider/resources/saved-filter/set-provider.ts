@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { FilterItemError, sharedFilterBatcher } from "./batcher";
+import { claimFilters, FilterItemError, sharedFilterBatcher } from "./batcher";
 import type { InsightsClient } from "../../client";
 import { configureFromStack, namedCalls, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
 import { UnknownOutcomeError } from "../../host/unknown-outcome";
+import { accountChange, accountOutputs, boundAccount, checkAccount, declaredAccount, type AccountOutputs } from "../../host/accounts";
 import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
 import { isUnknown } from "../../rules";
 import { isJsonObject, type SavedFilterInput, type SavedFilterUpdate } from "../../schema";
@@ -30,8 +31,8 @@ import {
  * 100 filters (spec 4.8, 8) through the host's batcher (resources/saved-filter/batcher.ts).
  */
 
-/** The outputs recorded in the state. */
-export interface SavedFilterSetOutputs {
+/** The outputs recorded in the state, with the account the members live in. */
+export interface SavedFilterSetOutputs extends Partial<AccountOutputs> {
   /** The filter id of each member, by member key. */
   ids: Record<string, string>;
   /** Each member as the account holds it, by member key. */
@@ -54,6 +55,7 @@ const NUMERIC_ID = /^\d+$/;
 const DeclaredSet = z.object({
   filters: z.record(z.string(), z.record(z.string(), z.unknown())),
   adopt: z.record(z.string(), z.string().regex(NUMERIC_ID)).optional(),
+  account: z.string().optional(),
 });
 
 /** A member's declaration, keyed and parsed, with the name defaulted to the key. */
@@ -72,14 +74,19 @@ function withDefaultName(key: string, spec: Record<string, unknown>): Record<str
   return spec.name === undefined ? { ...spec, name: key } : spec;
 }
 
-function parseMembers(inputs: Record<string, unknown>): { members: Member[]; adopt: Record<string, string> | undefined } {
+function parseMembers(inputs: Record<string, unknown>): { members: Member[]; adopt: Record<string, string> | undefined; account: string | undefined } {
   const declared = DeclaredSet.parse(inputs);
   const members = Object.entries(declared.filters).map(([key, spec]) => ({ key, spec: FilterSpec.parse(withDefaultName(key, spec)) }));
-  return { members, adopt: declared.adopt };
+  return { members, adopt: declared.adopt, account: declared.account };
+}
+
+/** How messages about the account name the set: `SavedFilterSet (id 5f0c...)`. */
+function labelOf(id: string): string {
+  return `SavedFilterSet (id ${id})`;
 }
 
 /** The failures of one member: unknown properties, then SavedFilter's checks with the member's paths. */
-async function checkMember(client: () => InsightsClient, key: string, spec: unknown): Promise<pulumi.dynamic.CheckFailure[]> {
+async function checkMember(client: (() => InsightsClient) | undefined, key: string, spec: unknown): Promise<pulumi.dynamic.CheckFailure[]> {
   const path = memberPath(key);
   const failure = (where: string, reason: string) => ({ property: "filters", reason: `${where}: ${reason}` });
   if (isUnknown(spec)) return [];
@@ -167,8 +174,8 @@ function partialOutputs(outputs: SavedFilterSetOutputs): SavedFilterSetOutputs {
  * of each member that was not.
  */
 async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record<string, unknown>): Promise<{ outputs: SavedFilterSetOutputs; failures: string[]; message: string }> {
-  const { members, adopt } = parseMembers(inputs);
-  const batcher = sharedFilterBatcher();
+  const { members, adopt, account } = parseMembers(inputs);
+  const batcher = sharedFilterBatcher(account);
   const ids: Record<string, string> = { ...previous?.ids };
   const states: Record<string, FilterState> = { ...previous?.filters };
   const failures: string[] = [];
@@ -233,18 +240,19 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
     filters: Object.fromEntries(order.map((key) => [key, states[key]!])),
     ...(adopt === undefined ? {} : { adopt }),
     ...(unknownOutcome.size === 0 ? {} : { unknownOutcome: [...declaredKeys].filter((key) => unknownOutcome.has(key)) }),
+    ...accountOutputs(account),
   };
   const message = failureMessage(failures, total, unknownExample && { count: unknownOutcome.size, example: unknownExample });
   return { outputs, failures, message };
 }
 
 /** Lines that show one member's planned change, or none when it does not change. */
-async function describeMember(key: string, spec: unknown, previous: Partial<SavedFilterSetOutputs>, adopt: unknown): Promise<string[]> {
+async function describeMember(key: string, spec: unknown, previous: Partial<SavedFilterSetOutputs>, adopt: unknown, account: string | undefined): Promise<string[]> {
   const path = memberPath(key);
   if (previous.ids?.[key] === undefined) {
     const adoptId = isJsonObject(adopt) ? adopt[key] : undefined;
     const pending = previous.unknownOutcome?.includes(key) ? " (an earlier create's outcome is unknown: its filter is looked for first)" : "";
-    const estimate = isJsonObject(spec) ? await matchEstimateLines(spec.rules) : [];
+    const estimate = isJsonObject(spec) ? await matchEstimateLines(spec.rules, undefined, account) : [];
     return [`  + ${path}: added${typeof adoptId === "string" ? ` (adopting filter ${adoptId})` : pending}`, ...estimate.map((line) => `      ${line}`)];
   }
   if (isUnknown(spec) || !isJsonObject(spec)) return [`  ~ ${path}: changes (not known until apply)`];
@@ -256,7 +264,7 @@ async function describeMember(key: string, spec: unknown, previous: Partial<Save
   const lines = [`  ~ ${path}: ${changed.join(", ")}`];
   if (rulesDiff) {
     lines.push(...rulesDiff.replace(/\n+$/, "").split("\n").map((line) => `      ${line}`));
-    lines.push(...(await matchEstimateLines((news as { rules?: unknown }).rules, (current as { rules?: unknown }).rules)).map((line) => `      ${line}`));
+    lines.push(...(await matchEstimateLines((news as { rules?: unknown }).rules, (current as { rules?: unknown }).rules, account)).map((line) => `      ${line}`));
   }
   return lines;
 }
@@ -273,7 +281,10 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
    * and lookup values included, and the adoption map.
    */
   async check(olds, news) {
-    const failures: pulumi.dynamic.CheckFailure[] = [];
+    const failures: pulumi.dynamic.CheckFailure[] = checkAccount(news);
+    const account = declaredAccount(news);
+    // An account that is not valid has no lookups to check values against (its failure says why).
+    const lookups = failures.length === 0 ? () => sharedClient(account) : undefined;
     const filters = news.filters;
     if (filters === undefined) {
       failures.push({ property: "filters", reason: "filters: required, a map from member keys to saved-filter specs {name?, rules, ...}" });
@@ -281,16 +292,16 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
       if (!isJsonObject(filters)) {
         failures.push({ property: "filters", reason: "filters: must be a map from member keys to saved-filter specs {name?, rules, ...}" });
       } else {
-        const checked = await Promise.all(Object.entries(filters).map(([key, spec]) => checkMember(sharedClient, key, spec)));
+        const checked = await Promise.all(Object.entries(filters).map(([key, spec]) => checkMember(lookups, key, spec)));
         failures.push(...checked.flat());
       }
     }
     failures.push(...checkAdopt(news.adopt, filters));
-    for (const { property, reason } of unknownProperties(news, ["filters", "adopt"], ["__provider"])) failures.push({ property, reason: `${property}: ${reason}` });
+    for (const { property, reason } of unknownProperties(news, ["filters", "adopt", "account"], ["__provider"])) failures.push({ property, reason: `${property}: ${reason}` });
     // A set to create (no inputs before): what each member's rules would match (changes say it in diff).
     if (failures.length === 0 && olds.filters === undefined && isJsonObject(filters)) {
       const members = await Promise.all(Object.entries(filters).map(async ([key, spec]) =>
-        (isJsonObject(spec) ? await matchEstimateLines(spec.rules) : []).map((line) => `  ${memberPath(key)}: ${line}`)));
+        (isJsonObject(spec) ? await matchEstimateLines(spec.rules, undefined, account) : []).map((line) => `  ${memberPath(key)}: ${line}`)));
       const lines = members.flat();
       if (lines.length > 0) report(`SavedFilterSet (${Object.keys(filters).length} members):\n${lines.join("\n")}`);
     }
@@ -299,18 +310,20 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
 
   /**
    * Member by member: added, changed (canonical rule trees, so reordering never diffs) and removed
-   * members are printed as info lines with rule-tree diffs; every change is made in place.
+   * members are printed as info lines with rule-tree diffs; every change is made in place, except
+   * the account: another account replaces the set (README "Accounts").
    */
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
     const previous = olds as Partial<SavedFilterSetOutputs>;
-    const batcher = sharedFilterBatcher();
-    for (const filterId of Object.values(previous.ids ?? {})) batcher.claim(filterId);
+    const account = accountChange(labelOf(id), olds, news);
+    const replaces = account.replace ? ["account"] : [];
+    claimFilters(declaredAccount(olds), Object.values(previous.ids ?? {}));
     if (isUnknown(news.filters) || !isJsonObject(news.filters)) {
       report("SavedFilterSet: the members are not known until apply");
-      return { changes: true, replaces: [], deleteBeforeReplace: false };
+      return { changes: true, replaces, deleteBeforeReplace: false };
     }
     const filters = news.filters;
-    const changed = (await Promise.all(Object.entries(filters).map(([key, spec]) => describeMember(key, spec, previous, news.adopt)))).filter((lines) => lines.length > 0);
+    const changed = (await Promise.all(Object.entries(filters).map(([key, spec]) => describeMember(key, spec, previous, news.adopt, declaredAccount(news))))).filter((lines) => lines.length > 0);
     const removed = Object.entries(previous.ids ?? {})
       .filter(([key]) => !(key in filters))
       .map(([key, id]) => [`  - ${memberPath(key)}: removed (filter ${id} is deleted)`]);
@@ -319,7 +332,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
       const summary = `${count("+")} to add, ${count("~")} to change, ${removed.length} to remove`;
       report(`SavedFilterSet (${Object.keys(filters).length} members): ${summary}\n${[...changed, ...removed].flat().join("\n")}`);
     }
-    return { changes: changed.length + removed.length > 0, replaces: [], deleteBeforeReplace: false };
+    return { changes: changed.length + removed.length > 0 || account.changed, replaces, deleteBeforeReplace: false };
   },
 
   /** Creates (or adopts) every member with bulk calls; members that fail leave a partial failure. */
@@ -335,7 +348,8 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
   /** The members as the account holds them (one GET per 100); members deleted elsewhere leave the state. */
   async read(id, props) {
     const previous = props as SavedFilterSetOutputs;
-    const batcher = sharedFilterBatcher();
+    const account = boundAccount(labelOf(id), declaredAccount(props), props);
+    const batcher = sharedFilterBatcher(account);
     try {
       const members = Object.entries(previous.ids ?? {});
       const read = batcher.readAll(members.map(([, filterId]) => filterId));
@@ -345,6 +359,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
         ...previous,
         ids: Object.fromEntries(present.map(([key, state]) => [key, state.filterId])),
         filters: Object.fromEntries(present),
+        ...accountOutputs(account),
       };
       return { id, props: outputs };
     } catch (error) {
@@ -354,14 +369,15 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
 
   /** Applies the member changes with bulk calls and returns the full outputs (docs/dynamic-providers.md rule 6). */
   async update(id, olds, news) {
+    boundAccount(labelOf(id), declaredAccount(news), olds);
     const { outputs, failures, message } = await apply(olds as SavedFilterSetOutputs, news);
     if (failures.length > 0) throw new ResourceInitFailedError(message, id, partialOutputs(outputs), news.__provider, reasonsOf(failures));
     return { outs: outputs };
   },
 
   /** Deletes every member with bulk calls; members already deleted elsewhere count as deleted. */
-  async delete(_id, props) {
-    const batcher = sharedFilterBatcher();
+  async delete(id, props) {
+    const batcher = sharedFilterBatcher(boundAccount(labelOf(id), declaredAccount(props), props));
     const members = Object.entries((props as Partial<SavedFilterSetOutputs>).ids ?? {});
     const outcomes = await Promise.allSettled(batcher.deleteAll(members.map(([, filterId]) => filterId)));
     const failures = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [memberFailure(members[index]![0], "delete", outcome.reason)] : []));

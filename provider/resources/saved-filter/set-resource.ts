@@ -1,10 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostedProvider, packageModule } from "../../host/shim";
+import type { RecordedAccount } from "../../host/accounts";
 import type { FilterState } from "./spec";
 import type { SavedFilterArgs } from "./resource";
 
 /** One member of a {@link SavedFilterSet}: the properties of a SavedFilter, the name defaulting to the member key. */
-export type SavedFilterSpec = Omit<SavedFilterArgs, "name" | "adoptId"> & {
+export type SavedFilterSpec = Omit<SavedFilterArgs, "name" | "adoptId" | "account"> & {
   /** The filter's name; default: the member key. */
   name?: pulumi.Input<string>;
 };
@@ -22,6 +23,12 @@ export interface SavedFilterSetArgs {
    * to the declared state.
    */
   adopt?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * The account every member lives in: a name of the stack config `insights:accounts` (README "Accounts"); left
+   * out, the stack's settings (`insights:baseUrl`, `insights:clientId`, `insights:clientSecret`).
+   * Changing it to another account replaces the resource.
+   */
+  account?: pulumi.Input<string>;
 }
 
 /** A member of a {@link SavedFilterSet} as the account holds it. */
@@ -39,6 +46,10 @@ export class SavedFilterSet extends pulumi.dynamic.Resource {
   declare readonly filters: pulumi.Output<Record<string, SavedFilterSetMember>>;
   /** The adoption map, as declared. */
   declare readonly adopt: pulumi.Output<Record<string, string> | undefined>;
+  /** The account name, as declared (`account`); undefined for the stack's settings. */
+  declare readonly account: pulumi.Output<string | undefined>;
+  /** The account the resource belongs to, as its state records it (base URL and client id, never the secret). */
+  declare readonly recordedAccount: pulumi.Output<RecordedAccount>;
 
   constructor(name: string, args: SavedFilterSetArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -48,7 +59,9 @@ export class SavedFilterSet extends pulumi.dynamic.Resource {
         // The builder's objects become plain JSON here, so inputs serialize as the API's shape.
         filters: pulumi.output(args.filters).apply((filters) => JSON.parse(JSON.stringify(filters)) as Record<string, SavedFilterSpec>),
         adopt: args.adopt,
+        account: args.account,
         ids: undefined,
+        recordedAccount: undefined,
       },
       opts,
       "insights",

@@ -1,0 +1,170 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { isUnknown } from "../rules";
+import { ACCOUNTS_CONFIG_KEY, type ConnectionSettings } from "../data/connection";
+import { accountSettings, report } from "./runtime";
+
+/**
+ * Which account a resource belongs to (README "Accounts"). Every resource records in its state the
+ * account its ids live in (base URL and client id, never the secret); each call that reaches the
+ * account checks that the settings still point there, so that moved settings fail with a message
+ * instead of reading, forgetting and recreating the ids in another account. A resource chooses its
+ * account with the `account` input: a name of `insights:accounts`, or none for the stack's default
+ * settings.
+ */
+
+/** The account a resource belongs to, as its state records it: never the secret. */
+export interface RecordedAccount {
+  /** The API's base URL. */
+  baseUrl: string;
+  /** The API client id. */
+  clientId: string;
+}
+
+/** The outputs that say where a resource lives: the declared account name (if any) and its record. */
+export interface AccountOutputs {
+  /** The name in `insights:accounts`, as declared; absent for the stack's default settings. */
+  account?: string;
+  /** The account the resource's ids belong to. */
+  recordedAccount: RecordedAccount;
+}
+
+/** The base URL as compared: the URL's normal form without trailing slashes. */
+function normalBaseUrl(baseUrl: string): string {
+  try {
+    return new URL(baseUrl.trim()).href.replace(/\/+$/, "");
+  } catch {
+    return baseUrl.trim().replace(/\/+$/, "");
+  }
+}
+
+/** The record of an account's settings (the secret left out). */
+export function recordOf(settings: ConnectionSettings): RecordedAccount {
+  return { baseUrl: normalBaseUrl(settings.baseUrl), clientId: settings.clientId };
+}
+
+function sameAccount(a: RecordedAccount, b: RecordedAccount): boolean {
+  return normalBaseUrl(a.baseUrl) === normalBaseUrl(b.baseUrl) && a.clientId === b.clientId;
+}
+
+/** An account for messages: `https://api.example.com (client id "platform")`. */
+export function describeAccount(account: RecordedAccount): string {
+  return `${account.baseUrl} (client id "${account.clientId}")`;
+}
+
+/** Where the settings of `account` come from, for messages. */
+function sourceOf(account: string | undefined): string {
+  return account === undefined
+    ? "the stack's settings (insights:baseUrl and insights:clientId, else INSIGHTS_BASE_URL and INSIGHTS_CLIENT_ID)"
+    : `the account "${account}" of ${ACCOUNTS_CONFIG_KEY}`;
+}
+
+/** The account name a resource's inputs or outputs declare: undefined for the default settings. */
+export function declaredAccount(properties: Record<string, unknown> | undefined): string | undefined {
+  const account = properties?.account;
+  return typeof account === "string" ? account : undefined;
+}
+
+/** The record a resource's state holds, or undefined for a state written before accounts were recorded. */
+export function recordedAccountOf(properties: Record<string, unknown> | undefined): RecordedAccount | undefined {
+  const recorded = properties?.recordedAccount as Partial<RecordedAccount> | undefined;
+  return typeof recorded?.baseUrl === "string" && typeof recorded.clientId === "string" ? { baseUrl: recorded.baseUrl, clientId: recorded.clientId } : undefined;
+}
+
+/** The outputs of a resource that lives in `account` as its settings are now. */
+export function accountOutputs(account: string | undefined): AccountOutputs {
+  return { ...(account === undefined ? {} : { account }), recordedAccount: recordOf(accountSettings(account)) };
+}
+
+/**
+ * The failures of the `account` input in `check()`: a string naming an account of
+ * `insights:accounts` (the message lists the names that exist). Only the names are read.
+ */
+export function checkAccount(news: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
+  const account = news.account;
+  if (account === undefined || isUnknown(account)) return [];
+  if (typeof account !== "string" || account.trim() === "") {
+    return [{ property: "account", reason: `account: must be the name of an account of ${ACCOUNTS_CONFIG_KEY}, or left out for the stack's settings` }];
+  }
+  try {
+    accountSettings(account);
+    return [];
+  } catch (error) {
+    // A SettingsError of the config: it names keys and account names, never a value.
+    return [{ property: "account", reason: `account: ${error instanceof Error ? error.message : String(error)}` }];
+  }
+}
+
+/**
+ * The settings of `account` point at another account than the one the resource's state records:
+ * nothing is read or changed, and the message names both accounts and how to go on.
+ */
+export class AccountMovedError extends Error {
+  constructor(
+    /** The resource, as messages name it (`SavedFilter "x"`). */
+    resource: string,
+    /** The account the state records. */
+    readonly recorded: RecordedAccount,
+    /** The account the settings point at now. */
+    readonly current: RecordedAccount,
+    account: string | undefined,
+  ) {
+    super(
+      `${resource} belongs to the account ${describeAccount(recorded)}, as its state records, but ${sourceOf(account)} now point at ` +
+        `${describeAccount(current)}; nothing is read or changed there. To keep managing it, point those settings back at ` +
+        `${recorded.baseUrl}, or add that account to ${ACCOUNTS_CONFIG_KEY} and set the resource's \`account\` input to its name. ` +
+        "To manage it in the new account instead, remove it from the state (`pulumi state delete <urn>`) and take the new account's " +
+        "filters over (`pulumi-insights import` writes a program that adopts them).",
+    );
+    this.name = "AccountMovedError";
+  }
+}
+
+/**
+ * The account a call about an existing resource uses: `account` (the name its inputs or outputs
+ * declare), checked against the record in `stored` (its outputs). A state without a record (written
+ * before accounts were recorded) adopts the account as the settings are now. Throws an
+ * {@link AccountMovedError} when the settings point elsewhere.
+ */
+export function boundAccount(resource: string, account: string | undefined, stored: Record<string, unknown> | undefined): string | undefined {
+  const recorded = recordedAccountOf(stored);
+  if (recorded === undefined) return account;
+  const current = recordOf(accountSettings(account));
+  if (!sameAccount(recorded, current)) throw new AccountMovedError(resource, recorded, current, account);
+  return account;
+}
+
+/** What a change of the `account` input means to `diff`. */
+export interface AccountChange {
+  /** True when the declared account name changes (the outputs record the new name). */
+  changed: boolean;
+  /** True when the new name is another account: the resource is made there and deleted from the old one. */
+  replace: boolean;
+}
+
+/**
+ * Compares the account of the stored outputs `olds` with the one the new inputs `news` declare.
+ * The same name whose settings moved fails ({@link boundAccount}); a new name for the same account
+ * (a renamed entry of `insights:accounts`) changes only the outputs; a name of another account is a
+ * replacement, said in a line of the preview. The settings are not read for an unchanged name in a
+ * state without a record (nothing to compare).
+ */
+export function accountChange(resource: string, olds: Record<string, unknown>, news: Record<string, unknown>): AccountChange {
+  const before = declaredAccount(olds);
+  if (isUnknown(news.account)) {
+    report(`${resource}: its account is not known until apply; another account would replace it`);
+    return { changed: true, replace: true };
+  }
+  const after = declaredAccount(news);
+  if (before === after) {
+    boundAccount(resource, after, olds);
+    return { changed: false, replace: false };
+  }
+  const from = recordedAccountOf(olds) ?? recordOf(accountSettings(before));
+  const to = recordOf(accountSettings(after));
+  if (sameAccount(from, to)) return { changed: true, replace: false };
+  report(
+    `${resource}: moves from the account ${describeAccount(from)} to ${describeAccount(to)} (${sourceOf(after)}): ` +
+      "it is replaced, made in the new account and then deleted from the old one",
+  );
+  return { changed: true, replace: true };
+}
