@@ -169,7 +169,8 @@ function withoutSecretMarkers(value: unknown): unknown {
 /**
  * Reads `insights:accounts` as the stack config holds it: a JSON text (what a program's
  * `pulumi.runtime.getConfig` answers for a value set with `--path`) or an object (what the
- * dynamic-provider host's `configure` hands over), secret markers anywhere in it revealed. Absent
+ * dynamic-provider host's `configure` may hand over), secret markers anywhere in it revealed
+ * (docs/dynamic-providers.md rule 3). Absent
  * means no named account. Throws a `SettingsError` naming the path at fault, never a value: the
  * text holds secrets.
  */
