@@ -109,7 +109,7 @@ export class AccountMovedError extends Error {
     account: string | undefined,
   ) {
     super(
-      `${resource} belongs to the account ${describeAccount(recorded)}, as its state records, but ${sourceOf(account)} now point at ` +
+      `${resource} belongs to the account ${describeAccount(recorded)}, as its state records, but ${sourceOf(account)} ${account === undefined ? "now point" : "now points"} at ` +
         `${describeAccount(current)}; nothing is read or changed there. To keep managing it, point those settings back at ` +
         `${recorded.baseUrl}, or add that account to ${ACCOUNTS_CONFIG_KEY} and set the resource's \`account\` input to its name. ` +
         "To manage it in the new account instead, remove it from the state (`pulumi state delete <urn>`) and take the new account's " +

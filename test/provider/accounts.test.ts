@@ -6,7 +6,7 @@ import {
   type PropertyMap, type ProviderHost, type ResourceState, type TestProject,
 } from "../../engine";
 import { DEV_ACCOUNT } from "../../emulator";
-import { DEV, type Credentials } from "../support/emulator";
+import { DEV, listedItems, type Credentials } from "../support/emulator";
 import { failure } from "../support/failure";
 import { NO_MATCH_ESTIMATE, QUICK_UNKNOWN_OUTCOME, STEADY_BATCHING, startProviderFixture, summarize, type ProviderFixture } from "./fixture";
 
@@ -98,6 +98,10 @@ describe("accounts through the dynamic-provider host", () => {
       { id: outputs.stagingId, name: "No test devices", creator: STAGING.userName },
       { id: memberId, name: "Roku devices", creator: STAGING.userName },
     ]);
+    // The opt-out request was made in staging only.
+    const optOuts = async (account: Credentials) => listedItems((await fixture.emulator.get("/pii-opt-out", undefined, account)).body, "requests");
+    expect(await optOuts(STAGING)).toHaveLength(1);
+    expect(await optOuts(DEV)).toEqual([]);
     // The data source read the staging account, where the program's filter is.
     expect(outputs.stagingFoundId).toBe(outputs.stagingId);
     // Every bulk call was sent with the credentials of one of the two accounts; each account got its own POST.
@@ -109,19 +113,23 @@ describe("accounts through the dynamic-provider host", () => {
     expect(resources.get("production-no-test-devices")?.outputs).toMatchObject({ account: "production", recordedAccount: { baseUrl: fixture.emulator.url, clientId: DEV.clientId } });
     expect(resources.get("staging-no-test-devices")?.outputs).toMatchObject({ account: "staging", recordedAccount: { baseUrl: fixture.emulator.url, clientId: STAGING.clientId } });
     expect(resources.get("staging-platforms")?.outputs).toMatchObject({ account: "staging", recordedAccount: { clientId: STAGING.clientId } });
+    expect(resources.get("staging-forget")?.outputs).toMatchObject({ account: "staging", recordedAccount: { clientId: STAGING.clientId } });
 
     stack.setConfig("insights:testDevicePrefix", "qa-");
     const updated = await stack.update();
     expect(updated.failed, lines.join("\n")).toBe(false);
     const operations = Object.fromEntries(updated.steps.map((step) => [step.name, step.operation]));
-    expect(operations).toEqual({ "production-no-test-devices": "update", "staging-no-test-devices": "update", "staging-platforms": "same" });
+    expect(operations).toEqual({ "production-no-test-devices": "update", "staging-no-test-devices": "update", "staging-platforms": "same", "staging-forget": "same" });
     for (const account of [DEV, STAGING]) {
       const held = (await fixture.emulator.get("/bulk_filters/", undefined, account)).body.filters as Array<Record<string, any>>;
       const filter = held.find((candidate) => candidate.name === "No test devices");
       expect(JSON.stringify(filter?.rules)).toContain("qa-");
     }
 
-    expect(await stack.refresh()).toEqual([]);
+    // Refresh reads each filter in its own account: none is missing or changed.
+    const drifts = await stack.refresh();
+    expect(drifts.filter((drift) => drift.type.endsWith("SavedFilter") || drift.type.endsWith("SavedFilterSet"))).toEqual([]);
+    expect(stack.resources.size).toBe(4);
     const everything = JSON.stringify([...stack.resources.values()]) + JSON.stringify(outputs) + lines.join("\n") + JSON.stringify(host.diagnostics);
     for (const text of SECRETS) expect(everything).not.toContain(text);
 
@@ -169,7 +177,7 @@ describe("accounts through the dynamic-provider host", () => {
     expect(refreshed.message).toContain("`pulumi state delete <urn>`");
     expect(refreshed.message).toContain("`pulumi-insights import`");
     const namedMessage = ((await failure(up(movedHost, named.state.inputs, named.state))) as Error).message;
-    expect(namedMessage).toContain(`but the account "production" of insights:accounts now point at ${fixture.emulator.url} (client id "staging")`);
+    expect(namedMessage).toContain(`but the account "production" of insights:accounts now points at ${fixture.emulator.url} (client id "staging")`);
     expect(((await failure(destroy(movedHost, byDefault.state))) as Error).message).toContain("belongs to the account");
     for (const text of SECRETS) expect(refreshed.message + namedMessage).not.toContain(text);
 
