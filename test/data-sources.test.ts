@@ -1,3 +1,4 @@
+import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   ArgumentError,
@@ -432,6 +433,33 @@ describe("settings", () => {
     expect(refused).toBeInstanceOf(SettingsError);
     expect((refused as SettingsError).option).toBe("timeoutMs");
     expect((refused as Error).message).toBe('the environment variable INSIGHTS_TIMEOUT_MS must be an integer from 1 to 3600000, got "soon"');
+  });
+
+  describe("named accounts (README \"Accounts\")", () => {
+    const accounts = (value: unknown) => pulumi.runtime.setConfig("insights:accounts", typeof value === "string" ? value : JSON.stringify(value));
+    afterEach(() => accounts(""));
+
+    it("`account` reads an account of insights:accounts; an unknown name is refused with the names there are", async () => {
+      accounts({ production: { baseUrl: emulator.url, ...DEV } });
+      expect((await getFilterFields({ account: "production" })).fields).toHaveLength(SPEC_FILTER_FIELDS.length);
+      const unknown = await failure(getFilterFields({ account: "prodution" }));
+      expect(unknown).toBeInstanceOf(SettingsError);
+      expect((unknown as Error).message).toBe('no account named "prodution": did you mean "production"? (stack config insights:accounts)');
+    });
+
+    it("a malformed insights:accounts names the place at fault and never quotes a value", async () => {
+      accounts(`{"production": {"baseUrl": "${emulator.url}", "clientId": "dev", "clientSecret": "h14-secret-in-broken-json"`);
+      const broken = (await failure(getFilterFields({ account: "production" }))) as Error;
+      expect(broken.message).toBe("the stack config insights:accounts is not valid JSON: set it as a map of name to {baseUrl, clientId, clientSecret}");
+      accounts({ production: { baseUrl: emulator.url, clientId: "dev", clientSecert: "h14-misspelt-secret" } });
+      const misspelt = (await failure(getFilterFields({ account: "production" }))) as Error;
+      expect(misspelt.message).toBe('the stack config insights:accounts.production.clientSecert is not a setting; did you mean "clientSecret"?');
+      accounts({ production: { baseUrl: emulator.url, clientId: "dev" } });
+      const missing = (await failure(getFilterFields({ account: "production" }))) as Error;
+      expect(missing.message).toBe(
+        "the stack config insights:accounts.production.clientSecret must be a non-empty string (`pulumi config set --secret --path 'insights:accounts.production.clientSecret' <value>`)",
+      );
+    });
   });
 
   it("the client's own checks apply: plain HTTP to a remote host is refused", async () => {
