@@ -371,7 +371,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("P
     const declaration = storedDeclaration(props);
     const run = runFrom(id, props, declaration, "read", boundAccount(labelOf(declaration, id), declaredAccount(props), props));
     try {
-      await refreshStatuses(sharedClient().pii, run.progress, reporterOf(run));
+      await refreshStatuses(sharedClient(run.account).pii, run.progress, reporterOf(run));
       // Refresh checks the deletion again: the figures move as the service finishes deleting.
       await verify(run);
     } catch (error) {
