@@ -102,6 +102,12 @@ export class AccountState {
     return sessions.filter((session) => this.pii.keepsSession(session.viewerId, session.startMs, nowMs));
   }
 
+  /** Gets the sessions of [fromMs, toMs) ready for a long read (world/types.ts `prepare`). */
+  prepareSessions(fromMs: number, toMs: number, nowMs: number): Promise<void> {
+    const end = Math.min(toMs, nowMs + 1);
+    return end <= fromMs ? Promise.resolve() : this.world.prepare(fromMs, end);
+  }
+
   /**
    * Hands each session {@link sessions} would answer to `visit`, in start order, without building a
    * list (world/types.ts `visitSessionsStartedBetween`: the record may be reused for the next one).

@@ -61,12 +61,12 @@ export const LOOKBACK_MS = 12 * HOUR_MS;
  * parameters, limits (spec 8), the account's sessions (the same the sessions endpoints read), one
  * aggregation pass, the body, `_meta`, and the response-size limit.
  */
-export function answerMetricRequest(
+export async function answerMetricRequest(
   context: RequestContext,
   family: MetricFamily,
   metrics: readonly RequestedMetric[],
   groupBy?: GroupBy,
-): RouteResult {
+): Promise<RouteResult> {
   const { query, account, nowMs } = context;
   if (readsAdSessions(metrics) && !account.config.features.adInsights) {
     throw featureDisabled("adInsights", "ad metrics need ad insights, which this account does not have (spec 1, 4.2)");
@@ -104,6 +104,8 @@ export function answerMetricRequest(
   // Refuse a hopeless request before reading any session (spec 8: 413 over 5,700,000 bytes).
   const early = groupBy ? emptyGroupByBounds(layout) : plainBounds(metrics, layout, emptyCell(definitions));
   refuseIfSurelyTooLarge(early);
+  // Hours not generated yet, when many, are generated on two threads before the one pass below.
+  await account.prepareSessions(layout.fromMs - LOOKBACK_MS, layout.toMs, nowMs);
   const input: AggregationInput = {
     sessions: readSessions(account, metrics, layout, nowMs),
     include: filters.predicate,

@@ -1,5 +1,5 @@
 import { dimensionLayers, layeredDimensions, type DimensionLayer, type SessionLayers } from "./dimensions";
-import type { Viewer, ViewerDevice } from "./population";
+import { customTagsOf, type Viewer, type ViewerDevice } from "./population";
 import type { SessionKind, SessionRecord } from "./types";
 
 /**
@@ -22,32 +22,148 @@ export type SessionOutcome = Omit<
   "kind" | "viewerId" | "clientId" | "sessionId" | "dimensions" | "customTags" | "ip" | "ipv6" | "contentSessionId"
 >;
 
-/** The objects of a world that compact sessions refer to by number, each given its number once. */
+/**
+ * Small sets of objects that compact sessions refer to by number, each given its number on first
+ * use. The last item is remembered: most columns repeat one value for long runs (no ad layer and no
+ * error code for almost every content session).
+ */
 export class ReferenceTable<T> {
   readonly items: T[] = [];
   private readonly codes = new Map<T, number>();
+  private lastItem: T | undefined;
+  private lastCode = -1;
+
+  /** Items by their JSON text, for items made in another thread ({@link codeOfEqual}); filled on first need. */
+  private readonly texts = new Map<string | undefined, number>();
+  private textsIndexed = 0;
 
   /** The number of `item`, given on its first use. */
   codeOf(item: T): number {
+    if (item === this.lastItem && this.lastCode >= 0) return this.lastCode;
     let code = this.codes.get(item);
     if (code === undefined) {
       code = this.items.length;
       this.items.push(item);
       this.codes.set(item, code);
     }
+    this.lastItem = item;
+    this.lastCode = code;
     return code;
+  }
+
+  /**
+   * The number of an item equal to `item` (the same JSON text), given to `item` if there is none:
+   * for a copy made in a generation worker (world/generation-pool.ts), which is equal to one made
+   * here but not the same object.
+   */
+  codeOfEqual(item: T): number {
+    for (; this.textsIndexed < this.items.length; this.textsIndexed++) {
+      this.texts.set(JSON.stringify(this.items[this.textsIndexed]), this.textsIndexed);
+    }
+    const text = JSON.stringify(item);
+    const found = this.texts.get(text);
+    if (found !== undefined) return found;
+    return this.codeOf(item);
   }
 }
 
-/** The tables of one world (world/index.ts makes one per account). */
+/** The columns whose numbers are given in order of first use, so differ between threads. */
+const TABLE_COLUMNS = ["contents", "ads", "adBreaks", "adRequests", "specialContentIds", "errorCodes"] as const;
+type TableColumn = (typeof TABLE_COLUMNS)[number];
+
+/** What a generation worker's tables gained since its last answer: their new items, in order. */
+export interface TablesDelta {
+  items: Record<TableColumn, unknown[]>;
+  deliveries: Array<[number, DimensionLayer]>;
+}
+
+/** How far a worker's tables have been sent ({@link CompactTables.deltaSince}). */
+export type TablesMark = Record<TableColumn, number> & { deliveries: number };
+
+/** More than the special content ids there can be (world/generate.ts: 9,000 events and a few premieres). */
+const SPECIAL_CODES = 16_384;
+
+/**
+ * The tables of one world (world/index.ts makes one per account). Each column has its own small
+ * table: the profile of a year's generation showed lookups in large tables (every layer in one, a
+ * custom-tag set per device and sports event, some 300,000 a year) costing more than drawing the
+ * session. Custom tags are not kept: they follow from the device and the special content id and are
+ * made when read ({@link customTagsAt}).
+ */
 export class CompactTables {
-  readonly devices = new ReferenceTable<ViewerDevice>();
-  readonly layers = new ReferenceTable<DimensionLayer>();
-  readonly customTags = new ReferenceTable<Readonly<Record<string, string>>>();
+  /** Every device of the population, at its `index`. */
+  readonly devices: readonly ViewerDevice[];
+  readonly contents = new ReferenceTable<DimensionLayer>();
+  /** Delivery layers at the generator's number for them (world/generate.ts `deliveryLayer`). */
+  readonly deliveries: DimensionLayer[] = [];
+  readonly ads = new ReferenceTable<DimensionLayer>();
+  readonly adBreaks = new ReferenceTable<DimensionLayer>();
+  readonly adRequests = new ReferenceTable<DimensionLayer>();
+  readonly specialContentIds = new ReferenceTable<string | undefined>();
   readonly errorCodes = new ReferenceTable<string | undefined>();
+  /** Custom-tag sets made when read, by device and special content id (one object for each). */
+  private readonly tags = new Map<number, Readonly<Record<string, string>>>();
+  /** The delivery numbers in the order they were first used. */
+  private readonly deliveryOrder: number[] = [];
 
   /** `population` in viewer-number order: viewer n is at n - 1. */
-  constructor(readonly population: readonly Viewer[]) {}
+  constructor(readonly population: readonly Viewer[]) {
+    this.devices = population.flatMap((viewer) => viewer.devices);
+    this.devices.forEach((device, index) => {
+      // A programming error in world/population.ts: devices are numbered in population order.
+      if (device.index !== index) throw new Error("compact tables: device indexes out of population order");
+    });
+  }
+
+  /** Keeps a new delivery layer at its number. */
+  addDelivery(code: number, layer: DimensionLayer): void {
+    this.deliveries[code] = Object.freeze(layer);
+    this.deliveryOrder.push(code);
+  }
+
+  /** A mark of how far these tables are, to send only what comes after it. */
+  mark(): TablesMark {
+    return {
+      contents: this.contents.items.length, ads: this.ads.items.length, adBreaks: this.adBreaks.items.length,
+      adRequests: this.adRequests.items.length, specialContentIds: this.specialContentIds.items.length,
+      errorCodes: this.errorCodes.items.length, deliveries: this.deliveryOrder.length,
+    };
+  }
+
+  /** What these tables gained since `mark` (a generation worker's answer). */
+  deltaSince(mark: TablesMark): TablesDelta {
+    const items = {} as Record<TableColumn, unknown[]>;
+    for (const column of TABLE_COLUMNS) items[column] = (this[column].items as unknown[]).slice(mark[column]);
+    const deliveries = this.deliveryOrder.slice(mark.deliveries).map((code): [number, DimensionLayer] => [code, this.deliveries[code]!]);
+    return { items, deliveries };
+  }
+
+  /**
+   * Takes in what a worker's tables gained: each new item gets its number here, and `translation`
+   * (kept per worker, from the worker's numbers to these) grows with it.
+   */
+  adopt(delta: TablesDelta, translation: Record<TableColumn, number[]>): void {
+    for (const column of TABLE_COLUMNS) {
+      const table = this[column] as ReferenceTable<unknown>;
+      for (const item of delta.items[column]) {
+        translation[column].push(table.codeOfEqual(item !== null && typeof item === "object" ? Object.freeze(item) : item));
+      }
+    }
+    for (const [code, layer] of delta.deliveries) {
+      if (this.deliveries[code] === undefined) this.addDelivery(code, layer);
+    }
+  }
+
+  /** The custom tags of a session of this viewer's device and special content id. */
+  customTagsAt(viewer: Viewer, deviceCode: number, specialCode: number): Readonly<Record<string, string>> {
+    const key = deviceCode * SPECIAL_CODES + specialCode;
+    let tags = this.tags.get(key);
+    if (tags === undefined) {
+      tags = customTagsOf(viewer, this.devices[deviceCode]!, this.specialContentIds.items[specialCode]);
+      this.tags.set(key, tags);
+    }
+    return tags;
+  }
 }
 
 /** The numeric fields of a session, in the order of a stride of {@link CompactSessions.numbers}. */
@@ -62,7 +178,7 @@ const CONTENT_SESSION_ID = SESSION_ID + 1;
 const NUMBER_STRIDE = CONTENT_SESSION_ID + 1;
 
 /** Positions in a stride of {@link CompactSessions.codes}. */
-const CODE = { viewer: 0, device: 1, content: 2, delivery: 3, ad: 4, adBreak: 5, ads: 6, customTags: 7, errorCode: 8 } as const;
+const CODE = { viewer: 0, device: 1, content: 2, delivery: 3, ad: 4, adBreak: 5, ads: 6, specialContentId: 7, errorCode: 8 } as const;
 const CODE_STRIDE = 9;
 
 /** Bits of the flag byte: two booleans and the two failure kinds (0 none, 1 business, 2 tech). */
@@ -96,7 +212,10 @@ export interface SessionParts {
   viewer: Viewer;
   device: ViewerDevice;
   layers: SessionLayers;
-  customTags: Readonly<Record<string, string>>;
+  /** The number of the delivery layer in {@link CompactTables.deliveries}. */
+  deliveryCode: number;
+  /** The custom tag specialContentId, if the session has one. */
+  specialContentId: string | undefined;
   /** A 52-bit integer (the id is its decimal text, world/sampling.ts `bigId`). */
   sessionId: number;
   /** Ad sessions: the content session's id number. */
@@ -119,13 +238,13 @@ export class CompactSessionsBuilder {
     this.numbers.push(parts.sessionId, parts.contentSessionId ?? Number.NaN);
     this.codes.push(
       parts.viewer.number - 1,
-      tables.devices.codeOf(parts.device),
-      tables.layers.codeOf(layers.content),
-      tables.layers.codeOf(layers.delivery),
-      tables.layers.codeOf(layers.ad),
-      tables.layers.codeOf(layers.adBreak),
-      tables.layers.codeOf(layers.ads),
-      tables.customTags.codeOf(parts.customTags),
+      parts.device.index,
+      tables.contents.codeOf(layers.content),
+      parts.deliveryCode,
+      tables.ads.codeOf(layers.ad),
+      tables.adBreaks.codeOf(layers.adBreak),
+      tables.adRequests.codeOf(layers.ads),
+      tables.specialContentIds.codeOf(parts.specialContentId),
       tables.errorCodes.codeOf(outcome.errorCode),
     );
     this.flags.push(
@@ -160,6 +279,33 @@ export class CompactSessionsBuilder {
   }
 }
 
+/** The code positions of the columns of {@link TABLE_COLUMNS}. */
+const TABLE_COLUMN_CODES: ReadonlyArray<[TableColumn, number]> = [
+  ["contents", CODE.content], ["ads", CODE.ad], ["adBreaks", CODE.adBreak], ["adRequests", CODE.ads],
+  ["specialContentIds", CODE.specialContentId], ["errorCodes", CODE.errorCode],
+];
+
+/** A translation of a worker's table numbers, empty at first ({@link CompactTables.adopt}). */
+export function emptyTranslation(): Record<TableColumn, number[]> {
+  return { contents: [], ads: [], adBreaks: [], adRequests: [], specialContentIds: [], errorCodes: [] };
+}
+
+/**
+ * Sessions a worker generated, with its table numbers turned into these tables' numbers (viewers,
+ * devices and deliveries are numbered the same in every thread). The arrays are changed in place.
+ */
+export function translated(compact: CompactSessions, translation: Record<TableColumn, number[]>): CompactSessions {
+  const { codes, count } = compact;
+  for (const [column, position] of TABLE_COLUMN_CODES) {
+    const to = translation[column];
+    for (let index = 0; index < count; index++) {
+      const at = index * CODE_STRIDE + position;
+      codes[at] = to[codes[at]!]!;
+    }
+  }
+  return compact;
+}
+
 /** The start of session `index`, without reading the rest of it. */
 export function startOf(compact: CompactSessions, index: number): number {
   return compact.numbers[index * NUMBER_STRIDE]!;
@@ -177,13 +323,12 @@ function idText(id: number): string | undefined {
 export function expandSessions(compact: CompactSessions, tables: CompactTables): SessionRecord[] {
   const records: SessionRecord[] = new Array(compact.count);
   const { numbers, codes, flags, kind } = compact;
-  const layers = tables.layers.items;
   for (let index = 0; index < compact.count; index++) {
     const base = index * NUMBER_STRIDE;
     const code = index * CODE_STRIDE;
     const flag = flags[index]!;
     const viewer = tables.population[codes[code + CODE.viewer]!]!;
-    const device = tables.devices.items[codes[code + CODE.device]!]!;
+    const device = tables.devices[codes[code + CODE.device]!]!;
     records[index] = {
       kind,
       viewerId: viewer.viewerId,
@@ -192,10 +337,11 @@ export function expandSessions(compact: CompactSessions, tables: CompactTables):
       startMs: numbers[base]!,
       endMs: numbers[base + 1]!,
       dimensions: layeredDimensions(dimensionLayers(
-        device.dimensions, layers[codes[code + CODE.content]!]!, layers[codes[code + CODE.delivery]!]!,
-        layers[codes[code + CODE.ad]!]!, layers[codes[code + CODE.adBreak]!]!, layers[codes[code + CODE.ads]!]!,
+        device.dimensions, tables.contents.items[codes[code + CODE.content]!]!, tables.deliveries[codes[code + CODE.delivery]!]!,
+        tables.ads.items[codes[code + CODE.ad]!]!, tables.adBreaks.items[codes[code + CODE.adBreak]!]!,
+        tables.adRequests.items[codes[code + CODE.ads]!]!,
       )),
-      customTags: tables.customTags.items[codes[code + CODE.customTags]!]!,
+      customTags: tables.customTagsAt(viewer, codes[code + CODE.device]!, codes[code + CODE.specialContentId]!),
       ip: viewer.ip,
       ipv6: viewer.ipv6,
       exitBeforeVideoStart: (flag & FLAG_BITS.exitBeforeVideoStart) !== 0,
@@ -222,92 +368,163 @@ export function expandSessions(compact: CompactSessions, tables: CompactTables):
 
 /**
  * One record moved over compact sessions ({@link load}): a pass reads a year of sessions through it
- * without a record, a dimension view or an id string per session. Its values are those of the
- * session last loaded: read them before the next load and keep nothing (not the cursor, not its
- * `dimensions`). The session ids are made from their numbers only when read.
+ * without a record, a dimension view or an id string per session. Loading a session only points the
+ * cursor at it; each field is read from the columns when asked for (a metric reads a few of them).
+ * Its values are those of the session last loaded: read them before the next load and keep nothing
+ * (not the cursor, not its `dimensions`).
  */
 export class CompactCursor implements SessionRecord {
-  kind: SessionKind = "content";
-  viewerId = "";
-  clientId = "";
-  startMs = 0;
-  endMs = 0;
+  private compact: CompactSessions | undefined;
+  private numbers: Float64Array = new Float64Array(0);
+  private codes: Uint32Array = new Uint32Array(0);
+  private flag = 0;
+  /** Where the loaded session's numbers and codes start. */
+  private base = 0;
+  private code = 0;
+  /** The layers the view reads, set for the loaded session when its dimensions are first read. */
   private readonly layers = dimensionLayers({}, {}, {}, {}, {}, {});
-  readonly dimensions = layeredDimensions(this.layers);
-  customTags: Readonly<Record<string, string>> = {};
-  ip = "";
-  ipv6: string | null = null;
-  exitBeforeVideoStart = false;
-  videoStartFailure: SessionRecord["videoStartFailure"] = undefined;
-  videoPlaybackFailure: SessionRecord["videoPlaybackFailure"] = undefined;
-  errorCode: string | undefined = undefined;
-  hasPreRoll = false;
-  videoStartTimeMs = 0;
-  videoRestartTimeMs = 0;
-  playingTimeMs = 0;
-  rebufferingTimeMs = 0;
-  connectionInducedRebufferingTimeMs = 0;
-  pausedTimeMs = 0;
-  averageBitrateBps = 0;
-  averageFramerateFps = 0;
-  bitrateSwitches = 0;
-  percentageComplete = 0;
-  contentLengthMs = 0;
-  private sessionIdNumber = 0;
-  private contentSessionIdNumber = Number.NaN;
+  private readonly view = layeredDimensions(this.layers);
+  private layersLoaded = false;
 
   constructor(private readonly tables: CompactTables) {}
 
+  /** Makes this the record of session `index` of `compact`. */
+  load(compact: CompactSessions, index: number): this {
+    if (compact !== this.compact) {
+      this.compact = compact;
+      this.numbers = compact.numbers;
+      this.codes = compact.codes;
+    }
+    this.flag = compact.flags[index]!;
+    this.base = index * NUMBER_STRIDE;
+    this.code = index * CODE_STRIDE;
+    this.layersLoaded = false;
+    return this;
+  }
+
+  private get viewer(): Viewer {
+    return this.tables.population[this.codes[this.code + CODE.viewer]!]!;
+  }
+
+  private get device(): ViewerDevice {
+    return this.tables.devices[this.codes[this.code + CODE.device]!]!;
+  }
+
+  get kind(): SessionKind {
+    return this.compact!.kind;
+  }
+
+  get viewerId(): string {
+    return this.viewer.viewerId;
+  }
+
+  get clientId(): string {
+    return this.device.clientId;
+  }
+
   get sessionId(): string {
-    return String(this.sessionIdNumber);
+    return String(this.numbers[this.base + SESSION_ID]);
+  }
+
+  get startMs(): number {
+    return this.numbers[this.base]!;
+  }
+
+  get endMs(): number {
+    return this.numbers[this.base + 1]!;
+  }
+
+  get dimensions(): Readonly<Record<string, string>> {
+    if (!this.layersLoaded) {
+      const { codes, code, tables, layers } = this;
+      layers.device = this.device.dimensions;
+      layers.content = tables.contents.items[codes[code + CODE.content]!]!;
+      layers.delivery = tables.deliveries[codes[code + CODE.delivery]!]!;
+      layers.ad = tables.ads.items[codes[code + CODE.ad]!]!;
+      layers.adBreak = tables.adBreaks.items[codes[code + CODE.adBreak]!]!;
+      layers.ads = tables.adRequests.items[codes[code + CODE.ads]!]!;
+      this.layersLoaded = true;
+    }
+    return this.view;
+  }
+
+  get customTags(): Readonly<Record<string, string>> {
+    return this.tables.customTagsAt(this.viewer, this.codes[this.code + CODE.device]!, this.codes[this.code + CODE.specialContentId]!);
+  }
+
+  get ip(): string {
+    return this.viewer.ip;
+  }
+
+  get ipv6(): string | null {
+    return this.viewer.ipv6;
+  }
+
+  get exitBeforeVideoStart(): boolean {
+    return (this.flag & FLAG_BITS.exitBeforeVideoStart) !== 0;
+  }
+
+  get videoStartFailure(): SessionRecord["videoStartFailure"] {
+    return FAILURES[(this.flag >> FLAG_BITS.startFailureShift) & 3];
+  }
+
+  get videoPlaybackFailure(): SessionRecord["videoPlaybackFailure"] {
+    return FAILURES[(this.flag >> FLAG_BITS.playbackFailureShift) & 3];
+  }
+
+  get errorCode(): string | undefined {
+    return this.tables.errorCodes.items[this.codes[this.code + CODE.errorCode]!];
+  }
+
+  get hasPreRoll(): boolean {
+    return (this.flag & FLAG_BITS.hasPreRoll) !== 0;
   }
 
   get contentSessionId(): string | undefined {
-    return idText(this.contentSessionIdNumber);
+    return idText(this.numbers[this.base + CONTENT_SESSION_ID]!);
   }
 
-  /** Makes this the record of session `index` of `compact`. */
-  load(compact: CompactSessions, index: number): this {
-    const { numbers, codes, flags } = compact;
-    const { tables, layers } = this;
-    const base = index * NUMBER_STRIDE;
-    const code = index * CODE_STRIDE;
-    const flag = flags[index]!;
-    const viewer = tables.population[codes[code + CODE.viewer]!]!;
-    const device = tables.devices.items[codes[code + CODE.device]!]!;
-    const table = tables.layers.items;
-    this.kind = compact.kind;
-    this.viewerId = viewer.viewerId;
-    this.clientId = device.clientId;
-    this.startMs = numbers[base]!;
-    this.endMs = numbers[base + 1]!;
-    layers.device = device.dimensions;
-    layers.content = table[codes[code + CODE.content]!]!;
-    layers.delivery = table[codes[code + CODE.delivery]!]!;
-    layers.ad = table[codes[code + CODE.ad]!]!;
-    layers.adBreak = table[codes[code + CODE.adBreak]!]!;
-    layers.ads = table[codes[code + CODE.ads]!]!;
-    this.customTags = tables.customTags.items[codes[code + CODE.customTags]!]!;
-    this.ip = viewer.ip;
-    this.ipv6 = viewer.ipv6;
-    this.exitBeforeVideoStart = (flag & FLAG_BITS.exitBeforeVideoStart) !== 0;
-    this.videoStartFailure = FAILURES[(flag >> FLAG_BITS.startFailureShift) & 3];
-    this.videoPlaybackFailure = FAILURES[(flag >> FLAG_BITS.playbackFailureShift) & 3];
-    this.errorCode = tables.errorCodes.items[codes[code + CODE.errorCode]!];
-    this.hasPreRoll = (flag & FLAG_BITS.hasPreRoll) !== 0;
-    this.sessionIdNumber = numbers[base + SESSION_ID]!;
-    this.contentSessionIdNumber = numbers[base + CONTENT_SESSION_ID]!;
-    this.videoStartTimeMs = numbers[base + 2]!;
-    this.videoRestartTimeMs = numbers[base + 3]!;
-    this.playingTimeMs = numbers[base + 4]!;
-    this.rebufferingTimeMs = numbers[base + 5]!;
-    this.connectionInducedRebufferingTimeMs = numbers[base + 6]!;
-    this.pausedTimeMs = numbers[base + 7]!;
-    this.averageBitrateBps = numbers[base + 8]!;
-    this.averageFramerateFps = numbers[base + 9]!;
-    this.bitrateSwitches = numbers[base + 10]!;
-    this.percentageComplete = numbers[base + 11]!;
-    this.contentLengthMs = numbers[base + 12]!;
-    return this;
+  get videoStartTimeMs(): number {
+    return this.numbers[this.base + 2]!;
+  }
+
+  get videoRestartTimeMs(): number {
+    return this.numbers[this.base + 3]!;
+  }
+
+  get playingTimeMs(): number {
+    return this.numbers[this.base + 4]!;
+  }
+
+  get rebufferingTimeMs(): number {
+    return this.numbers[this.base + 5]!;
+  }
+
+  get connectionInducedRebufferingTimeMs(): number {
+    return this.numbers[this.base + 6]!;
+  }
+
+  get pausedTimeMs(): number {
+    return this.numbers[this.base + 7]!;
+  }
+
+  get averageBitrateBps(): number {
+    return this.numbers[this.base + 8]!;
+  }
+
+  get averageFramerateFps(): number {
+    return this.numbers[this.base + 9]!;
+  }
+
+  get bitrateSwitches(): number {
+    return this.numbers[this.base + 10]!;
+  }
+
+  get percentageComplete(): number {
+    return this.numbers[this.base + 11]!;
+  }
+
+  get contentLengthMs(): number {
+    return this.numbers[this.base + 12]!;
   }
 }

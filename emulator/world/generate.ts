@@ -28,6 +28,7 @@ const CURVE_TOTAL = DIURNAL_CURVE.reduce((sum, share) => sum + share, 0);
 interface HourOutput {
   content: CompactSessionsBuilder;
   ad: CompactSessionsBuilder;
+  tables: CompactTables;
 }
 
 /** Viewers who share a UTC offset: their volume follows the same local clock. */
@@ -44,12 +45,7 @@ export interface WorldSetup {
   population: readonly Viewer[];
   zones: readonly TimeZone[];
   heavyViewers: readonly Viewer[];
-  caches: AdLayerCaches & {
-    /** Delivery layers by a number made of the CDN, edge location, server, live flag and algorithm. */
-    delivery: Map<number, DimensionLayer>;
-    /** Custom tags per device and specialContentId ("" for none). */
-    tags: Map<ViewerDevice, Map<string, Readonly<Record<string, string>>>>;
-  };
+  caches: AdLayerCaches;
 }
 
 const ALL_ASSETS = new WeightedTable(ASSETS, (asset) => asset.weight);
@@ -86,7 +82,7 @@ export function createSetup(seed: number, accountId: string): WorldSetup {
   return {
     seed, accountId, population, zones,
     heavyViewers: population.filter((viewer) => viewer.heavy),
-    caches: { ad: new Map(), adBreak: new Map(), delivery: new Map(), tags: new Map() },
+    caches: { ad: new Map(), adBreak: new Map() },
   };
 }
 
@@ -111,7 +107,7 @@ export function generateHour(setup: WorldSetup, hourIndex: number, tables: Compa
   const sampler = new Sampler(hashSeed(setup.seed, setup.accountId, "hour", hourIndex));
   const hourStart = hourIndex * HOUR_MS;
   const anomalies = plantedAnomalies(setup.seed, setup.accountId, hourStart, hourStart + HOUR_MS);
-  const output: HourOutput = { content: new CompactSessionsBuilder("content", tables), ad: new CompactSessionsBuilder("ad", tables) };
+  const output: HourOutput = { content: new CompactSessionsBuilder("content", tables), ad: new CompactSessionsBuilder("ad", tables), tables };
   const factor = dayFactor(setup, hourIndex);
   for (const zone of setup.zones) {
     const share = DIURNAL_CURVE[localHour(hourIndex, zone.utcOffsetHours)]! / CURVE_TOTAL;
@@ -160,6 +156,22 @@ function degradationOf(anomalies: readonly Anomaly[], kind: SessionKind, startMs
   return degradation;
 }
 
+/**
+ * One of the viewer's devices, by weight: the draw of Sampler.weighted, written out for devices
+ * (the profile of a year's generation showed the shared version, calling a function per weight,
+ * among the hottest lines).
+ */
+function pickDevice(sampler: Sampler, devices: readonly ViewerDevice[]): ViewerDevice {
+  let total = 0;
+  for (const device of devices) total += device.weight;
+  let target = sampler.unit() * total;
+  for (const device of devices) {
+    target -= device.weight;
+    if (target < 0) return device;
+  }
+  return devices[devices.length - 1]!;
+}
+
 function pickAsset(sampler: Sampler, viewer: Viewer): Asset {
   const followsShow = viewer.favoriteShow !== undefined && sampler.chance(viewer.customer === CUSTOMERS[0] ? 0.4 : 0.8);
   return followsShow ? SHOW_EPISODES[viewer.favoriteShow!]!.draw(sampler) : ALL_ASSETS.draw(sampler);
@@ -174,14 +186,18 @@ const CDN_INDEX = new Map<Cdn, number>(CDNS.map((cdn, index) => [cdn, index]));
 const POP_INDEX = new Map<string, number>(POPS.map((pop, index) => [pop, index]));
 const ALGORITHM_INDEX = new Map<string, number>(ALGORITHMS.map((algorithm, index) => [algorithm, index]));
 
-function deliveryLayer(setup: WorldSetup, viewer: Viewer, cdn: Cdn, server: number, live: boolean): DimensionLayer {
+/**
+ * The number of a delivery layer in `tables.deliveries` (made there on first use): a number made of
+ * the CDN, edge location, server, live flag and algorithm, an index into a dense array rather than
+ * a key of a map, since this runs for every session.
+ */
+function deliveryCode(tables: CompactTables, viewer: Viewer, cdn: Cdn, server: number, live: boolean): number {
   const algorithm = PRECISION_ALGORITHMS[viewer.experimentGroup] ?? ALGORITHMS[0]!;
-  // A number rather than a joined string: this runs for every session.
-  const key = (((CDN_INDEX.get(cdn)! * POPS.length + (POP_INDEX.get(viewer.pop) ?? -1)) * (SERVERS_PER_POP + 1) + server) * 2 + Number(live)) *
+  const code = (((CDN_INDEX.get(cdn)! * POPS.length + POP_INDEX.get(viewer.pop)!) * (SERVERS_PER_POP + 1) + server) * 2 + Number(live)) *
     ALGORITHMS.length + ALGORITHM_INDEX.get(algorithm)!;
-  return interned(setup.caches.delivery, key, () => {
+  if (tables.deliveries[code] === undefined) {
     const cdnSlug = cdn.name.toLowerCase();
-    return Object.freeze({
+    tables.addDelivery(code, {
       cdn: cdn.name,
       cdn_edge_group: `${cdnSlug}-${viewer.pop}`,
       cdn_edge_server: `${viewer.pop}-edge-${String(server).padStart(2, "0")}.${cdn.edgeDomain}`,
@@ -190,27 +206,14 @@ function deliveryLayer(setup: WorldSetup, viewer: Viewer, cdn: Cdn, server: numb
       precision_rs: resourceName(cdn.name, live),
       stream_host: `${live ? "live" : "vod"}-${cdnSlug}.streamco.example`,
     });
-  });
-}
-
-/** Custom tags (spec 2.2 `tags.custom_tags`), shared by the sessions of one device and event. */
-function customTagsOf(setup: WorldSetup, viewer: Viewer, device: ViewerDevice, specialContentId: string | undefined) {
-  const ofDevice = interned(setup.caches.tags, device, () => new Map<string, Readonly<Record<string, string>>>());
-  return interned(ofDevice, specialContentId ?? "", () =>
-    Object.freeze({
-      deviceId: device.deviceId,
-      ...(specialContentId === undefined ? {} : { specialContentId }),
-      subscriptionTier: viewer.tier,
-      experimentGroup: viewer.experimentGroup,
-      appBuild: appBuildOf(device),
-    }),
-  );
+  }
+  return code;
 }
 
 /**
- * The event ids, made once each: the same string object every time, so the per-device tag cache
- * finds it without building and hashing a new string for every sports session (a hot line of the
- * profile of a year's generation).
+ * The event ids, made once each: the same string object every time, so the table of special
+ * content ids (world/compact.ts) finds it without building and hashing a new string for every
+ * sports session.
  */
 const EVENT_IDS: string[] = [];
 
@@ -238,14 +241,14 @@ function generateSession(
   setup: WorldSetup, sampler: Sampler, viewer: Viewer, hourIndex: number, anomalies: readonly Anomaly[], output: HourOutput,
 ): void {
   const startMs = hourIndex * HOUR_MS + Math.floor(sampler.unit() * HOUR_MS);
-  const device = sampler.weighted(viewer.devices, (candidate) => candidate.weight);
+  const device = pickDevice(sampler, viewer.devices);
   const asset = pickAsset(sampler, viewer);
   const cdn = sampler.chance(0.75) ? device.primaryCdn : CDN_TABLE.draw(sampler);
-  const delivery = deliveryLayer(setup, viewer, cdn, sampler.integer(1, SERVERS_PER_POP), asset.live);
+  const delivery = deliveryCode(output.tables, viewer, cdn, sampler.integer(1, SERVERS_PER_POP), asset.live);
   const adRequested = viewer.tier !== "premium" || asset.live;
   const hasPreRoll = adRequested && sampler.chance(asset.live ? 0.15 : 0.42);
   const layers = dimensionLayers(
-    device.dimensions, asset.dimensions, delivery, NO_AD, NO_AD_BREAK,
+    device.dimensions, asset.dimensions, output.tables.deliveries[delivery]!, NO_AD, NO_AD_BREAK,
     hasPreRoll ? AD_REQUEST_LAYERS.preRoll : adRequested ? AD_REQUEST_LAYERS.noPreRoll : AD_REQUEST_LAYERS.none,
   );
   const degradation = degradationOf(anomalies, "content", startMs, layers);
@@ -256,7 +259,7 @@ function generateSession(
     startMs, asset, profileBitrate: device.profile.typicalBitrateBps, cellular, hasPreRoll, degradation,
   });
   const sessionId = sampler.bigId();
-  const customTags = customTagsOf(setup, viewer, device, specialContentIdOf(asset, hourIndex));
+  const specialContentId = specialContentIdOf(asset, hourIndex);
   const local = localHour(hourIndex, viewer.utcOffsetHours);
   const adPlacements: Array<{ placement: AdPlacement; startMs: number; exited: boolean }> = [];
   if (hasPreRoll) {
@@ -268,16 +271,16 @@ function generateSession(
   }
   const ads = adPlacements.map(({ placement, startMs: adStartMs, exited }) => {
     const plan = planAd(sampler, setup.caches, asset, device, placement, local);
-    const adLayers = dimensionLayers(layers.device, layers.content, delivery, plan.ad, plan.adBreak, layers.ads);
+    const adLayers = dimensionLayers(layers.device, layers.content, layers.delivery, plan.ad, plan.adBreak, layers.ads);
     const adDegradation = degradationOf(anomalies, "ad", adStartMs, adLayers);
     const adSessionId = sampler.bigId();
     return {
-      viewer, device, layers: adLayers, customTags, sessionId: adSessionId, contentSessionId: sessionId,
+      viewer, device, layers: adLayers, deliveryCode: delivery, specialContentId, sessionId: adSessionId, contentSessionId: sessionId,
       outcome: playAd(sampler, { startMs: adStartMs, durationMs: plan.durationMs, exited, degradation: adDegradation }),
     };
   });
   if (dropped) return;
-  output.content.add({ viewer, device, layers, customTags, sessionId, contentSessionId: undefined, outcome });
+  output.content.add({ viewer, device, layers, deliveryCode: delivery, specialContentId, sessionId, contentSessionId: undefined, outcome });
   for (const ad of ads) output.ad.add(ad);
 }
 

@@ -30,6 +30,8 @@ export const HEAVY_VIEWER_SESSIONS_PER_HOUR = 1.5;
 
 /** One device of a viewer: its SDK client id, custom tag deviceId and device dimensions. */
 export interface ViewerDevice {
+  /** Position among all devices of the population, in viewer order (world/compact.ts numbers devices by it). */
+  index: number;
   /** The player SDK's client id (spec 2.2 client_id), four 32-bit numbers like the service's. */
   clientId: string;
   /** The custom tag deviceId. */
@@ -159,6 +161,7 @@ export function createPopulation(seed: number): readonly Viewer[] {
   const sampler = new Sampler(hashSeed(seed, "population"));
   const usedIps = new Set<string>();
   const viewers: Viewer[] = [];
+  let deviceIndex = 0;
   for (let number = 1; number <= POPULATION_SIZE; number++) {
     const heavy = HEAVY_VIEWERS[number - 1];
     const city = heavy ? CITIES.find((candidate) => candidate.name === heavy.city)! : sampler.weighted(CITIES, (c) => c.weight);
@@ -198,6 +201,7 @@ export function createPopulation(seed: number): readonly Viewer[] {
     const devices = profiles.map((profile, index): ViewerDevice => {
       const appVersion = sampler.weighted(APP_VERSIONS, (version) => [70, 22, 8][APP_VERSIONS.indexOf(version)]!);
       return {
+        index: deviceIndex++,
         clientId: clientIdOf(sampler),
         deviceId: `d-${sampler.hex(12)}`,
         profile,
@@ -215,4 +219,15 @@ export function createPopulation(seed: number): readonly Viewer[] {
 /** The custom tag appBuild of an app version. */
 export function appBuildOf(device: ViewerDevice): string {
   return APP_BUILDS[device.appVersion];
+}
+
+/** Custom tags (spec 2.2 `tags.custom_tags`) of a session of this viewer's device and special content id. */
+export function customTagsOf(viewer: Viewer, device: ViewerDevice, specialContentId: string | undefined): Readonly<Record<string, string>> {
+  return Object.freeze({
+    deviceId: device.deviceId,
+    ...(specialContentId === undefined ? {} : { specialContentId }),
+    subscriptionTier: viewer.tier,
+    experimentGroup: viewer.experimentGroup,
+    appBuild: appBuildOf(device),
+  });
 }

@@ -92,6 +92,12 @@ export interface World {
    * may be reused for the next session (world/compact.ts `CompactCursor`): read it, keep nothing of it.
    */
   visitSessionsStartedBetween(kind: SessionKind, fromMs: number, toMs: number, visit: (session: SessionRecord) => void): void;
+  /**
+   * Generates the hours of [fromMs, toMs) not generated yet, on the main thread and the process's
+   * generation worker together, when there are many (a long metric read); a read of them then finds
+   * them ready. Optional: without it every hour is generated when first read, with the same result.
+   */
+  prepare(fromMs: number, toMs: number): Promise<void>;
   /** Anomalies that overlap [fromMs, toMs). */
   anomaliesBetween(fromMs: number, toMs: number): readonly Anomaly[];
   /** The pre-set values of a lookup (spec 4.8), as saved-filter rules must spell them. */
