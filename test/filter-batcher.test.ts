@@ -121,3 +121,57 @@ describe("FilterBatcher on an injected scheduler", () => {
     expect(await calls(mark)).toEqual(["DELETE 200"]);
   });
 });
+
+/**
+ * Looking for what an earlier attempt made (a create that asks for it, and the watch after an
+ * unknown outcome) lists the account with as few requests as it can: every request counts in the
+ * address's budget of 3000 per 5 minutes (docs/api.md 10.1).
+ */
+describe("FilterBatcher looking for filters an earlier attempt made", () => {
+  const context = useQueryFamilies(undefined, { resetEach: true });
+  const batcher = () => new FilterBatcher(() => context.client.filters, { windowMs: HOUR_MS, maxWaitMs: HOUR_MS });
+  const listings = async (mark: number) =>
+    (await requestsSince(context.emulator, mark)).filter((entry) => entry.method === "GET").map((entry) => entry.params.get("name"));
+  const episodes = (from: number, count: number) => Array.from({ length: count }, (_, index) => from + index);
+  const lookingFor = (numbers: number[]) => numbers.map((episode) => ({ input: { name: `Episode ${episode}`, rules: rules(episode) }, findEarlier: true }));
+
+  it("lists the names of a batch that share a beginning with one request, adopts the 50 made before and creates the 100 others", async () => {
+    const earlier = await context.client.filters.create({ filters: episodes(100, 50).map((episode) => ({ name: `Episode ${episode}`, rules: rules(episode) })) });
+    const mark = await journalMark(context.emulator);
+    const made = await Promise.all(batcher().createAll(lookingFor(episodes(0, 150))));
+    expect(made.map((filter) => filter.name)).toEqual(episodes(0, 150).map((episode) => `Episode ${episode}`));
+    expect(made.slice(100).map((filter) => filter.id)).toEqual(earlier.map((filter) => filter.id));
+    // Two batches of at most 100 (docs/api.md 4.8): "Episode 0" to "Episode 99", then "Episode 100" to "Episode 149".
+    expect((await listings(mark)).sort()).toEqual(["Episode ", "Episode 1"]);
+    expect((await context.client.filters.list({})).length).toBe(150);
+  });
+
+  it("lists the whole account once for names that share no beginning", async () => {
+    const mark = await journalMark(context.emulator);
+    const made = await Promise.all(batcher().createAll([
+      { input: { name: "Harbor Lights", rules: rules(1) }, findEarlier: true },
+      { input: { name: "Errors in Brazil", rules: rules(2) }, findEarlier: true },
+    ]));
+    expect(made.map((filter) => filter.name)).toEqual(["Harbor Lights", "Errors in Brazil"]);
+    expect(await listings(mark)).toEqual([null]);
+  });
+
+  it("lists each name on its own when the shared beginning reaches the cap however it is narrowed, and does not try that beginning again", async () => {
+    // 500 filters alike (enabled, not advanced): "Episode " answers the cap in every narrower part.
+    for (const start of [0, 100, 200, 300, 400]) {
+      await context.client.filters.create({ filters: episodes(start, 100).map((episode) => ({ name: `Episode ${episode}`, rules: rules(episode) })) });
+    }
+    const filters = batcher();
+    let mark = await journalMark(context.emulator);
+    const made = await Promise.all(filters.createAll(lookingFor([1000, 2000])));
+    expect(made.map((filter) => filter.name)).toEqual(["Episode 1000", "Episode 2000"]);
+    const first = await listings(mark);
+    expect(first.filter((name) => name === "Episode ").length).toBeGreaterThan(1);
+    expect(first.filter((name) => name !== "Episode ").sort()).toEqual(["Episode 1000", "Episode 2000"]);
+
+    mark = await journalMark(context.emulator);
+    const next = await Promise.all(filters.createAll(lookingFor([3000, 4000])));
+    expect(next.map((filter) => filter.name)).toEqual(["Episode 3000", "Episode 4000"]);
+    expect((await listings(mark)).sort()).toEqual(["Episode 3000", "Episode 4000"]);
+  });
+});

@@ -28,3 +28,31 @@ describe("waits shown by the dynamic-provider host", () => {
     expect(line.message.trim()).toBe('SavedFilter "Harbor Lights": HTTP 429 with Retry-After, retrying, waiting 3 s');
   });
 });
+
+describe("a wait for the address's request budget, shown by the dynamic-provider host", () => {
+  let fixture: ProviderFixture;
+  const named = (name: string) => ({ name, rules: { op: "and", rules: [{ field: "Asset Name", op: "contains", value: name }] } });
+
+  beforeAll(async () => {
+    // A budget of 2 requests per 5 minutes: the first create (a listing of its name, then the POST)
+    // spends it, and the second waits most of 5 minutes for room.
+    fixture = await startProviderFixture({
+      module: "dist/provider/index.js",
+      exportName: "SavedFilter",
+      args: ["f", named("Harbor Lights")],
+      hostEnv: { INSIGHTS_REQUESTS_PER_FIVE_MINUTES: "2" },
+    });
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  it("names the resource, the budget and the wait instead of hanging silently", async () => {
+    await fixture.host.create(fixture.inputs(named("Harbor Lights")));
+    const waiting = fixture.host.create(fixture.inputs(named("Night Shift")));
+    // The create stays waiting for the budget; the host is closed under it at the end.
+    waiting.catch(() => undefined);
+    const line = await fixture.host.waitForDiagnostic((diagnostic) => diagnostic.message.includes("rate budget"));
+    expect(line.message.trim()).toMatch(/^SavedFilter "Night Shift": rate budget requests per address \(2 per 5 minutes\), waiting [45] min( \d+ s)?$/);
+  });
+});

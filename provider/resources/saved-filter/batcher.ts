@@ -1,6 +1,7 @@
 import { isRefusalStatus } from "../../client/assumptions";
 import { ApiError, ArgumentError, PayloadTooLargeError } from "../../client/core/errors";
 import type { FiltersApi } from "../../client/filters";
+import { IncompleteListingError } from "../../client/core/listing";
 import { FILTERS_PER_CALL } from "../../schema";
 import { isOutcomeUnknown } from "../../client/core/retry";
 import type { SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../../schema";
@@ -315,6 +316,11 @@ export class FilterBatcher {
   private readonly creates: Coalescer<CreateItem, SavedFilter>;
   /** Ids held by resources of the stack, as far as this host has seen (see {@link claim}). */
   private readonly claimed = new Set<string>();
+  /**
+   * Name queries (`""` for the whole account) whose complete listing failed at the service's cap:
+   * {@link listNamed} no longer tries them, it lists per name at once.
+   */
+  private readonly tooBroad = new Set<string>();
   private readonly outcomeWait: () => OutcomeWait;
   private readonly updates: Coalescer<SavedFilterUpdate, void>;
   private readonly deletes: Coalescer<string, void>;
@@ -486,8 +492,7 @@ export class FilterBatcher {
     found: string,
   ): Promise<{ missing: Array<Entry<CreateItem, SavedFilter>>; listed: SavedFilter[] }> {
     const names = [...new Set(entries.map((entry) => entry.item.input.name))];
-    const lists = await Promise.all(names.map((name) => this.filters().list({ name })));
-    const listed = [...new Map(lists.flat().map((filter) => [filter.id, filter])).values()].sort((a, b) => Number(b.id) - Number(a.id));
+    const listed = (await this.listNamed(names)).sort((a, b) => Number(b.id) - Number(a.id));
     const taken = new Set<string>();
     const missing: Array<Entry<CreateItem, SavedFilter>> = [];
     for (const entry of entries) {
@@ -504,6 +509,31 @@ export class FilterBatcher {
       entry.resolve(match);
     }
     return { missing, listed };
+  }
+
+  /**
+   * Every filter whose name is one of `names` (and possibly others), from as few requests as it
+   * takes: every request counts in the address's budget of 3000 per 5 minutes (docs/api.md 10.1),
+   * and a watch after an unknown outcome lists again every few hundred milliseconds. Several names
+   * are listed with one query that covers them all, their common beginning (the `name` query
+   * matches substrings), or the whole account when they have none; only when that listing cannot be
+   * made complete (docs/api.md 11.6) is each name listed on its own, and that query is not tried
+   * again by this batcher. One name is listed by itself.
+   */
+  private async listNamed(names: readonly string[]): Promise<SavedFilter[]> {
+    if (names.length > 1) {
+      const covering = commonBeginning(names);
+      if (!this.tooBroad.has(covering)) {
+        try {
+          return await this.filters().list(covering === "" ? {} : { name: covering });
+        } catch (error) {
+          if (!(error instanceof IncompleteListingError)) throw error;
+          this.tooBroad.add(covering);
+        }
+      }
+    }
+    const lists = await Promise.all(names.map((name) => this.filters().list({ name })));
+    return [...new Map(lists.flat().map((filter) => [filter.id, filter])).values()];
   }
 
   /** A deleted filter is held by no resource any more. */
@@ -553,6 +583,18 @@ export class FilterBatcher {
       remaining[0]!.reject(error);
     }
   }
+}
+
+/** The longest beginning every one of `names` shares ("" when they share none). */
+function commonBeginning(names: readonly string[]): string {
+  let beginning = names[0] ?? "";
+  for (const name of names) {
+    let length = 0;
+    while (length < beginning.length && length < name.length && beginning[length] === name[length]) length++;
+    beginning = beginning.slice(0, length);
+  }
+  // Never half of a character outside the Basic Multilingual Plane (a lone surrogate is no text).
+  return /[\uD800-\uDBFF]$/.test(beginning) ? beginning.slice(0, -1) : beginning;
 }
 
 /** Reads {@link BatchOptions} from the environment ({@link BATCH_ENV}); refuses values out of range. */
