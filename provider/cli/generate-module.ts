@@ -22,6 +22,11 @@ export type ListedFilter = { readonly id: string } & Readonly<Record<string, unk
 export interface GenerateOptions {
   /** One SavedFilterSet with this resource name instead of one SavedFilter per filter. */
   set?: string;
+  /**
+   * The name in `insights:accounts` of the account the filters are in: every declaration gets
+   * `account: "<name>"` (README "Accounts"). Left out, they use the stack's settings.
+   */
+  account?: string;
 }
 
 /** A part of a rule tree written in the API's JSON form because the builder cannot express it. */
@@ -208,6 +213,7 @@ function header(count: number, options: GenerateOptions): string {
   const what = options.set === undefined
     ? [`// ${filters}, one SavedFilter each, taken over by \`adoptId\`.`]
     : [`// ${filters} as the members of one SavedFilterSet, taken over by \`adopt\`.`];
+  if (options.account !== undefined) what.push(`// They are in the account ${JSON.stringify(options.account)} of the stack config insights:accounts.`);
   return [
     "// Written by `pulumi-insights import`.",
     ...what,
@@ -236,19 +242,20 @@ export function generateModule(filters: readonly ListedFilter[], options: Genera
   const jsonForms: JsonFormNote[] = [];
   const declared = kept.map((filter) => ({ filterId: filter.id, resourceName: names.get(filter.id)! }));
   const properties = (filter: ListedFilter) => filterProperties(filter, new RuleWriter(imports, jsonForms, filter.id));
+  const account: ObjectLiteral["entries"] = options.account === undefined ? [] : [{ key: "account", value: stringLiteral(options.account) }];
   let body: string;
   if (options.set === undefined) {
     const callee = `new ${imports.value("SavedFilter")}`;
     body = kept.map((filter) => printStatement(call(callee, [
       { expression: stringLiteral(names.get(filter.id)!) },
-      { expression: { kind: "object", entries: [...properties(filter), { key: "adoptId", value: stringLiteral(filter.id) }] } },
+      { expression: { kind: "object", entries: [...properties(filter), { key: "adoptId", value: stringLiteral(filter.id) }, ...account] } },
     ]))).join("\n");
   } else {
     const members: ObjectLiteral = { kind: "object", entries: kept.map((filter) => ({ key: names.get(filter.id)!, value: { kind: "object", entries: properties(filter) } })) };
     const adopt: ObjectLiteral = { kind: "object", entries: kept.map((filter) => ({ key: names.get(filter.id)!, value: stringLiteral(filter.id) })) };
     body = printStatement(call(`new ${imports.value("SavedFilterSet")}`, [
       { expression: stringLiteral(options.set) },
-      { expression: { kind: "object", entries: [{ key: "filters", value: members }, { key: "adopt", value: adopt }] } },
+      { expression: { kind: "object", entries: [{ key: "filters", value: members }, { key: "adopt", value: adopt }, ...account] } },
     ]));
   }
   const source = `${header(kept.length, options)}${imports.statement()}\n${body}`;

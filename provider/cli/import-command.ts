@@ -34,6 +34,8 @@ output:
   --out <file>              write the module here (default: standard output)
   --set <name>              one SavedFilterSet with this resource name, members adopted by \`adopt\`,
                             instead of one SavedFilter per filter
+  --account <name>          declare them in this account of the stack config insights:accounts
+                            (\`account: "<name>"\`); the settings below still say where to read them
 
 account (default: INSIGHTS_BASE_URL, INSIGHTS_CLIENT_ID, INSIGHTS_CLIENT_SECRET):
   --base-url <url>
@@ -49,6 +51,8 @@ interface ImportOptions {
   selection: FilterSelection;
   out?: string;
   set?: string;
+  /** The account name the declarations carry (`account`). */
+  account?: string;
   baseUrl?: string;
   clientId?: string;
   secretFrom?: { file: string } | "stdin";
@@ -67,6 +71,7 @@ function parseImportArgs(argv: readonly string[]): ImportOptions | "help" {
         id: { type: "string", multiple: true },
         out: { type: "string" },
         set: { type: "string" },
+        account: { type: "string" },
         "base-url": { type: "string" },
         "client-id": { type: "string" },
         "client-secret-file": { type: "string" },
@@ -98,6 +103,7 @@ function parseImportArgs(argv: readonly string[]): ImportOptions | "help" {
   const name = nonEmpty("name", values.name);
   const category = nonEmpty("category", values.category);
   const set = nonEmpty("set", values.set);
+  const account = nonEmpty("account", values.account);
   const out = nonEmpty("out", values.out);
   const baseUrl = values["base-url"];
   const clientId = values["client-id"];
@@ -110,6 +116,7 @@ function parseImportArgs(argv: readonly string[]): ImportOptions | "help" {
     },
     ...(out === undefined ? {} : { out }),
     ...(set === undefined ? {} : { set }),
+    ...(account === undefined ? {} : { account }),
     ...(baseUrl === undefined ? {} : { baseUrl }),
     ...(clientId === undefined ? {} : { clientId }),
     ...(secretFile !== undefined ? { secretFrom: { file: secretFile } } : values["client-secret-stdin"] ? { secretFrom: "stdin" as const } : {}),
@@ -170,7 +177,10 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
       ...(clientSecret === undefined ? {} : { clientSecret }),
     });
     const listing = await listFilters(client, options.selection);
-    const module = generateModule(listing.filters, options.set === undefined ? {} : { set: options.set });
+    const module = generateModule(listing.filters, {
+      ...(options.set === undefined ? {} : { set: options.set }),
+      ...(options.account === undefined ? {} : { account: options.account }),
+    });
     if (options.out === undefined) io.stdout(module.source);
     else writeFileSync(options.out, module.source);
     io.stderr(summary(module, listing.incomplete, options.out));

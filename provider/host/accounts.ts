@@ -113,7 +113,7 @@ export class AccountMovedError extends Error {
         `${describeAccount(current)}; nothing is read or changed there. To keep managing it, point those settings back at ` +
         `${recorded.baseUrl}, or add that account to ${ACCOUNTS_CONFIG_KEY} and set the resource's \`account\` input to its name. ` +
         "To manage it in the new account instead, remove it from the state (`pulumi state delete <urn>`) and take the new account's " +
-        "filters over (`pulumi-insights import` writes a program that adopts them).",
+        "filters over (`pulumi-insights import` writes a program that adopts them; `--account <name>` names a named account in it).",
     );
     this.name = "AccountMovedError";
   }

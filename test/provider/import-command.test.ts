@@ -142,6 +142,7 @@ describe("pulumi-insights import", () => {
   let every: CliResult;
   let everyAgain: CliResult;
   let asSet: CliResult;
+  let inAccount: CliResult;
   let oddModule: ReturnType<typeof generateModule>;
   /** Type errors of the three generated modules, checked in one program (loading the declarations once). */
   let errors: string[];
@@ -166,16 +167,18 @@ describe("pulumi-insights import", () => {
       ids.push(...created.body.map((filter: { id: string | number }) => String(filter.id)));
     }
     env = { INSIGHTS_BASE_URL: emulator.url, INSIGHTS_CLIENT_ID: DEV.clientId, INSIGHTS_CLIENT_SECRET: DEV.clientSecret };
-    [every, everyAgain, asSet] = await Promise.all([
+    [every, everyAgain, asSet, inAccount] = await Promise.all([
       runCli(["import", "--out", file("filters.ts")], env),
       runCli(["import"], env),
       runCli(["import", "--set", "console-filters", "--name", "Filter 1", "--out", file("set.ts")], env),
+      runCli(["import", "--account", "staging", "--name", "Zürich", "--out", file("account.ts")], env),
     ]);
     oddModule = generateModule(ODD_FILTERS);
     writeFileSync(file("odd.ts"), oddModule.source);
+    writeFileSync(file("account-set.ts"), generateModule(ODD_FILTERS.slice(1, 2), { set: "odd", account: "staging" }).source);
     // The captures run in child processes while the type checker holds this one.
     const captures = Promise.all([declaredResources(project, "filters.ts"), declaredResources(project, "set.ts")]);
-    errors = typeErrors([file("filters.ts"), file("set.ts"), file("odd.ts")]);
+    errors = typeErrors([file("filters.ts"), file("set.ts"), file("odd.ts"), file("account.ts"), file("account-set.ts")]);
     [everyResources, setResources] = await captures;
   }, 180_000);
   afterAll(async () => {
@@ -229,6 +232,17 @@ describe("pulumi-insights import", () => {
     expect(writes(emulator.state.journal.list(mark))).toEqual([]);
     expect(Object.values(adopted.state.outputs.ids as Record<string, string>).sort()).toEqual(Object.values(adopt).sort());
     expect((await up(host, set!.inputs, adopted.state)).operation).toBe("same");
+  });
+
+  it("with --account, declares every filter in that account of insights:accounts (README \"Accounts\")", () => {
+    expect(inAccount.status).toBe(0);
+    const source = readFileSync(file("account.ts"), "utf8");
+    expect(source).toContain('// They are in the account "staging" of the stack config insights:accounts.\n');
+    const declarations = source.split("new SavedFilter(").slice(1);
+    expect(declarations.length).toBeGreaterThan(0);
+    for (const declaration of declarations) expect(declaration).toMatch(/ {2}adoptId: "\d+",\n {2}account: "staging",\n\}\);/);
+    expect(readFileSync(file("account-set.ts"), "utf8")).toContain('  adopt: { "odd-root": "8" },\n  account: "staging",\n});');
+    expect(errors.filter((error) => error.includes("account"))).toEqual([]);
   });
 
   it("writes rules the builder cannot express in the API's JSON form with a comment, and says so", () => {
