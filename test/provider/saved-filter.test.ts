@@ -119,6 +119,16 @@ describe("SavedFilter through the dynamic-provider host", () => {
     expect((await listed())[0]).toMatchObject({ name: "US and Canada", enabled: true });
   });
 
+  it("records when the filter was last edited, so a refresh after an update finds nothing changed", async () => {
+    const { state } = await up(host, inputs({ name: "US and Canada", rules: usRules }));
+    await emulator.control("POST", "clock", { advance: "PT1H" });
+    const updated = await up(host, inputs({ name: "US and Canada", rules: usRules, enabled: false }), state);
+    expect(updated.operation).toBe("update");
+    expect(updated.state.outputs.edited).not.toBe(state.outputs.edited);
+    // What a scheduled `pulumi preview --refresh --expect-no-changes` relies on: no change to report.
+    expect((await refresh(host, updated.state))?.outputs).toEqual(updated.state.outputs);
+  });
+
   it("drops a filter deleted outside Pulumi on refresh, and a second delete succeeds", async () => {
     const { state } = await up(host, inputs({ name: "US and Canada", rules: usRules }));
     await emulator.call("DELETE", "/bulk_filters/", { query: { id: state.id } });

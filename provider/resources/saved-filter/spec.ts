@@ -238,8 +238,8 @@ export interface UpdatePlan {
 /**
  * Plans bringing filter `id` from `current` (its last known state) to `desired`: one PUT item with
  * only what changed, none when nothing did. PUT merges (spec 4.8) and answers only a location, so the
- * new state is the old one with the changes applied rather than a read-back: one bulk call per
- * operation. `edited` and `editor` keep the values of the last read until a refresh.
+ * new state is the old one with the changes applied. Only `edited` and `editor`, which the service
+ * sets, are read back after the PUT ({@link appliedUpdate}).
  */
 export function planUpdate(id: string, current: Partial<FilterState>, desired: SavedFilterInput): UpdatePlan {
   const changed = plannedChanges(current, desired);
@@ -253,7 +253,12 @@ export function planUpdate(id: string, current: Partial<FilterState>, desired: S
 
 /**
  * The state a plan reaches once its PUT item (`sent`, none when nothing changed) was applied; a
- * refusal is explained with what `batcher` reads back.
+ * refusal is explained with what `batcher` reads back. After a PUT, `edited` and `editor` are read
+ * back (one GET per batch of reads): the service sets them, and a state holding the values from
+ * before would differ from the account at every refresh, so the scheduled drift check
+ * (`pulumi preview --refresh --expect-no-changes`, README "The examples and a GitOps pipeline")
+ * would report a change after each update. A failed read-back keeps the values from before: the
+ * update itself was applied.
  */
 export async function appliedUpdate(plan: UpdatePlan, sent: Promise<void> | undefined, batcher: FilterBatcher): Promise<FilterState> {
   try {
@@ -261,7 +266,14 @@ export async function appliedUpdate(plan: UpdatePlan, sent: Promise<void> | unde
   } catch (error) {
     throw plan.change === undefined ? error : await explainRefusal(batcher, plan.change, error);
   }
-  return plan.state;
+  if (plan.change === undefined) return plan.state;
+  const current = await batcher.read(String(plan.change.id)).catch(() => undefined);
+  if (current === undefined) return plan.state;
+  return {
+    ...plan.state,
+    ...(current.edited === undefined ? {} : { edited: current.edited }),
+    ...(current.editor === undefined ? {} : { editor: current.editor }),
+  };
 }
 
 /** Brings filter `id` from `current` to `desired` (see {@link planUpdate}), batched with other resources' updates. */
