@@ -102,6 +102,18 @@ export class AccountState {
     return sessions.filter((session) => this.pii.keepsSession(session.viewerId, session.startMs, nowMs));
   }
 
+  /**
+   * The sessions {@link sessions} would answer that belong to one viewer, found through the world's
+   * index by viewer (world/types.ts `sessionsOfViewerBetween`), in start order.
+   */
+  sessionsOfViewer(kind: SessionKind, viewerId: string, fromMs: number, toMs: number, nowMs: number): SessionRecord[] {
+    const end = Math.min(toMs, nowMs + 1);
+    if (end <= fromMs) return [];
+    const sessions = this.world.sessionsOfViewerBetween(kind, viewerId, fromMs, end);
+    if (!this.pii.hasOptOuts()) return sessions;
+    return sessions.filter((session) => this.pii.keepsSession(session.viewerId, session.startMs, nowMs));
+  }
+
   /** Gets the sessions of [fromMs, toMs) ready for a long read (world/types.ts `prepare`). */
   prepareSessions(fromMs: number, toMs: number, nowMs: number): Promise<void> {
     const end = Math.min(toMs, nowMs + 1);

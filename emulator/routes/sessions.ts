@@ -136,9 +136,16 @@ function viewerRange(context: RequestContext): TimeRange {
   return range;
 }
 
-/** The viewer's sessions of `kind` in the range that exist at now (ended and ongoing). */
+/**
+ * The viewer's sessions of `kind` in the range that exist at now (ended and ongoing), in start order:
+ * through the world's index by viewer (an address belongs to its viewer's sessions), else a scan.
+ */
 function sessionsOfViewer(kind: SessionKind, viewer: ViewerQuery, range: TimeRange, context: RequestContext): SessionRecord[] {
-  return context.account.sessions(kind, range.fromMs, range.toMs, context.nowMs).filter(matchesViewer(viewer));
+  const { account, nowMs } = context;
+  const viewerIds = viewer.viewerId !== undefined ? [viewer.viewerId] : account.world.viewerIdsWithAddress(viewer.viewerIp!.toLowerCase());
+  if (viewerIds.length === 0) return [];
+  if (viewerIds.length > 1) return account.sessions(kind, range.fromMs, range.toMs, nowMs).filter(matchesViewer(viewer));
+  return account.sessionsOfViewer(kind, viewerIds[0]!, range.fromMs, range.toMs, nowMs).filter(matchesViewer(viewer));
 }
 
 /** GET /sessions/content/viewer and /sessions/ad/viewer (spec 4.3). */

@@ -54,7 +54,7 @@ export interface WorldOptions {
 export const PARALLEL_MIN_HOURS = 40 * 24;
 
 /** Hours per piece of work handed to the worker or done by the main thread between two looks at its events. */
-export const CHUNK_HOURS = 96;
+export const CHUNK_HOURS = 48;
 
 /**
  * Creates the deterministic data world of one account (world/types.ts): viewers, sessions generated
@@ -123,10 +123,26 @@ export function createWorld(seed: number, accountId: string, options: WorldOptio
         await new Promise((resolve) => setImmediate(resolve));
       }
     };
-    // A worker that fails leaves its hours to the main thread's reads: the same sessions, later.
-    await Promise.all([inWorker().catch(() => undefined), here()]);
+    // Two requests in the worker's queue, so it never waits for the main thread to hand it the next
+    // piece. A worker that fails leaves its hours to the main thread's reads: the same sessions, later.
+    await Promise.all([inWorker().catch(() => undefined), inWorker().catch(() => undefined), here()]);
   };
   let preparing: Promise<void> = Promise.resolve();
+  /** The records of an hour and kind by viewer id, made on the first viewer read of that hour. */
+  const byViewer = new WeakMap<readonly SessionRecord[], Map<string, SessionRecord[]>>();
+  const viewerIndexOf = (records: readonly SessionRecord[]): Map<string, SessionRecord[]> => {
+    let index = byViewer.get(records);
+    if (!index) {
+      index = new Map();
+      for (const record of records) {
+        const ofViewer = index.get(record.viewerId);
+        if (ofViewer) ofViewer.push(record);
+        else index.set(record.viewerId, [record]);
+      }
+      byViewer.set(records, index);
+    }
+    return index;
+  };
   const recordsOf = (hourIndex: number, kind: SessionKind): readonly SessionRecord[] => {
     const found = recent.get(hourIndex);
     if (found) return touch(recent, hourIndex, found)[kind];
@@ -181,6 +197,19 @@ export function createWorld(seed: number, accountId: string, options: WorldOptio
           visit(cursor.load(compact, index));
         }
       }
+    },
+    sessionsOfViewerBetween(kind: SessionKind, viewerId: string, fromMs: number, toMs: number): SessionRecord[] {
+      const result: SessionRecord[] = [];
+      if (!(toMs > fromMs)) return result;
+      for (const [hour, whole] of hoursOf(fromMs, toMs)) {
+        for (const session of viewerIndexOf(recordsOf(hour, kind)).get(viewerId) ?? []) {
+          if (whole || (session.startMs >= fromMs && session.startMs < toMs)) result.push(session);
+        }
+      }
+      return result;
+    },
+    viewerIdsWithAddress(address: string): string[] {
+      return generatorOf().setup.population.filter((viewer) => viewer.ip === address || viewer.ipv6 === address).map((viewer) => viewer.viewerId);
     },
     prepare(fromMs: number, toMs: number): Promise<void> {
       // One preparation at a time: the parallel windows of a long read share the two threads.

@@ -93,6 +93,14 @@ export interface World {
    */
   visitSessionsStartedBetween(kind: SessionKind, fromMs: number, toMs: number, visit: (session: SessionRecord) => void): void;
   /**
+   * The sessions of `kind` of one viewer that start in [fromMs, toMs), sorted by start: those of
+   * {@link sessionsStartedBetween} with this viewer id, found through an index of each hour by
+   * viewer (built on the first such read of the hour) rather than a scan of every session.
+   */
+  sessionsOfViewerBetween(kind: SessionKind, viewerId: string, fromMs: number, toMs: number): SessionRecord[];
+  /** The ids of the viewers with this IPv4 or IPv6 address (lowercase), as sessions carry it. */
+  viewerIdsWithAddress(address: string): string[];
+  /**
    * Generates the hours of [fromMs, toMs) not generated yet, on the main thread and the process's
    * generation worker together, when there are many (a long metric read); a read of them then finds
    * them ready. Optional: without it every hour is generated when first read, with the same result.
