@@ -212,9 +212,11 @@ export function createWorld(seed: number, accountId: string, options: WorldOptio
       return generatorOf().setup.population.filter((viewer) => viewer.ip === address || viewer.ipv6 === address).map((viewer) => viewer.viewerId);
     },
     prepare(fromMs: number, toMs: number): Promise<void> {
-      // One preparation at a time: the parallel windows of a long read share the two threads.
-      preparing = preparing.then(() => generateInParallel(fromMs, toMs));
-      return preparing;
+      // One preparation at a time: the parallel windows of a long read share the two threads. One
+      // that failed fails only its own read; the next ones go on.
+      const prepared = preparing.then(() => generateInParallel(fromMs, toMs));
+      preparing = prepared.catch(() => undefined);
+      return prepared;
     },
     anomaliesBetween: (fromMs, toMs) => plantedAnomalies(seed, accountId, fromMs, toMs),
     lookupValues: catalogLookupValues,
