@@ -101,6 +101,11 @@ describe("data sources under pulumi.runtime.setMocks", () => {
     expect(JSON.stringify(seen)).not.toContain("h14-mock-secret");
   });
 
+  it("the mocks see the account a data source names (a name of insights:accounts, no setting of it)", async () => {
+    const seen = await callsDuring(() => insights.getSavedFilterByName({ name: "Roku devices", account: "staging" }));
+    expect(seen.map(({ token, inputs }) => ({ token, inputs }))).toEqual([{ token: "insights:index:getSavedFilterByName", inputs: { name: "Roku devices", account: "staging" } }]);
+  });
+
   it("every data source of the package, in both forms, is a Pulumi function insights:index:<its name>", async () => {
     const exports = insights as unknown as Record<string, (args: object) => Promise<unknown> | pulumi.Output<unknown>>;
     // A data source is a pair of functions, `x` and `xOutput`.

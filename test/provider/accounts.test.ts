@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  CheckFailedError, createTestProject, Deployment, destroy, refresh, REPOSITORY_ROOT, secret, startProviderHost, up,
+  captureDynamicResource, CheckFailedError, createTestProject, Deployment, destroy, refresh, REPOSITORY_ROOT, secret, startProviderHost, up,
   type PropertyMap, type ProviderHost, type ResourceState, type TestProject,
 } from "../../engine";
 import { DEV_ACCOUNT } from "../../emulator";
@@ -34,6 +34,9 @@ describe("accounts through the dynamic-provider host", () => {
   /** A second host whose settings point the default and "production" at the staging account. */
   let movedHost: ProviderHost;
   let project: TestProject;
+  /** The `__provider` texts of SavedFilterSet and PiiOptOutRequest. */
+  let setProvider: string;
+  let optOutProvider: string;
 
   const settingsOf = ({ clientId, clientSecret }: Credentials) => ({ baseUrl: fixture.emulator.url, clientId, clientSecret });
   const accounts = (production: Credentials, staging: Credentials) => ({ production: settingsOf(production), staging: settingsOf(staging) });
@@ -60,6 +63,10 @@ describe("accounts through the dynamic-provider host", () => {
       "insights:accounts": secret(accounts(DEV, STAGING)),
     });
     project = createTestProject();
+    [{ provider: setProvider }, { provider: optOutProvider }] = await Promise.all([
+      captureDynamicResource({ module: MODULE, exportName: "SavedFilterSet", args: ["s", { filters: { a: { rules } } }] }),
+      captureDynamicResource({ module: MODULE, exportName: "PiiOptOutRequest", args: ["p", { viewerIds: ["v"], waitForCompletion: false }] }),
+    ]);
     movedHost = await startProviderHost({ projectDir: project.dir, env: { ...STEADY_BATCHING, ...QUICK_UNKNOWN_OUTCOME, ...NO_MATCH_ESTIMATE } });
     await movedHost.configure({
       "insights:baseUrl": `${fixture.emulator.url}/`,
@@ -182,10 +189,19 @@ describe("accounts through the dynamic-provider host", () => {
     expect(namedMessage).toContain(`but the account "production" of insights:accounts now points at ${fixture.emulator.url} (client id "staging")`);
     expect(((await failure(destroy(movedHost, byDefault.state))) as Error).message).toContain("belongs to the account");
     for (const text of SECRETS) expect(refreshed.message + namedMessage).not.toContain(text);
-
     // No filter was read, changed or deleted in either account (check read only the lookups): both are where they were.
     expect(summarize(fixture.requestsSince(mark))).toEqual([]);
     expect((await listedIn(DEV)).map((filter) => filter.id).sort()).toEqual([byDefault.state.id, named.state.id].sort());
+
+    // A SavedFilterSet and a PiiOptOutRequest refuse the same way.
+    const set = await up(host, { filters: { paris: { rules } }, account: "production", __provider: setProvider });
+    const optOut = await up(host, { viewerIds: ["viewer-000123"], waitForCompletion: false, resourceName: "forget", __provider: optOutProvider });
+    const markAfter = fixture.mark();
+    expect(((await failure(refresh(movedHost, set.state))) as Error).message).toContain(`SavedFilterSet (id ${set.state.id}) belongs to the account ${fixture.emulator.url} (client id "dev")`);
+    expect(((await failure(refresh(movedHost, optOut.state))) as Error).message).toContain(`PiiOptOutRequest "forget" belongs to the account ${fixture.emulator.url} (client id "dev")`);
+    expect(((await failure(destroy(movedHost, set.state))) as Error).message).toContain("belongs to the account");
+    // Not a request of any kind: neither resource needs a lookup to refuse.
+    expect(fixture.requestsSince(markAfter)).toEqual([]);
   });
 
   it("keeps a state written before accounts were recorded working, and records its account on refresh and update", async () => {
