@@ -151,6 +151,8 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
     expect(held.map((list) => list.length)).toEqual([100, 100, 50]);
     expect(new Set(held.flat())).toEqual(new Set(ids));
     expect(posts()).toHaveLength(3);
+    // Nothing moved at the service: a refresh finds nothing changed (the scheduled drift check relies on it).
+    expect((await refresh(host, state))?.outputs).toEqual(state.outputs);
 
     await advanceClock("PT10M");
     const refreshed = await refresh(host, state);

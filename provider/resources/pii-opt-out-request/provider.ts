@@ -117,14 +117,20 @@ function runOf(id: string, declaration: OptOutDeclaration, salt: string, digest:
 
 /**
  * The receipt of a run: its requests with their times, the identifier figures and digest, and the
- * verification. Made when the last check ran (or the last request finished), so an unchanged
- * resource keeps the same receipt.
+ * verification. Dated by the last event it reports (the deletion check, else the last request
+ * finished, else the last request made), never by the clock of the read, so an unchanged resource
+ * keeps the same receipt and a refresh shows no drift.
  */
 function receiptOf(run: OptOutRun, status: OverallStatus, previouslySubmitted: number): PiiOptOutReceipt {
   const { declaration, progress } = run;
-  const finished = progress.requests.map((request) => request.finishedAt).filter((time): time is string => time !== undefined).sort();
+  // Compared as instants, whatever offset the service writes them in.
+  const latest = (times: Array<string | undefined>) =>
+    times.filter((time): time is string => time !== undefined).sort((left, right) => Date.parse(left) - Date.parse(right)).at(-1);
   return buildReceipt({
-    generatedAt: run.verification?.checkedAt ?? finished.at(-1) ?? new Date().toISOString(),
+    generatedAt: run.verification?.checkedAt
+      ?? latest(progress.requests.map((request) => request.finishedAt))
+      ?? latest(progress.requests.map((request) => request.createdAt))
+      ?? new Date().toISOString(),
     status,
     requests: progress.requests.map((request) => ({
       id: request.id,
@@ -358,7 +364,9 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("P
     const id = `pii-${digest.slice(digest.lastIndexOf(":") + 1).slice(0, 16)}`;
     const run = runOf(id, declaration, salt, digest, { requests: [], batchesSubmitted: 0 }, declaredAccount(inputs));
     try {
-      await advance(run, false);
+      // Without waiting, the states are still read once: the POST answers carry no creation time
+      // (docs/api.md 2.9), and a state without it would change at the first refresh.
+      await advance(run, true);
       await verify(run);
       return { id, outs: outputsOf(run) };
     } catch (error) {

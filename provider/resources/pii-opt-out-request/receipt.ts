@@ -34,7 +34,7 @@ export interface PiiOptOutReceipt {
   format: typeof RECEIPT_FORMAT;
   /** `pulumi-insights/<version>`: the package that made the receipt. */
   generatedBy: string;
-  /** When the receipt was made (ISO 8601). */
+  /** The time of the last event the receipt reports (ISO 8601): the deletion check, else the last request finished or made. */
   generatedAt: string;
   /** The least advanced state of the requests (FINISHED once every request is). */
   status: string;
