@@ -234,8 +234,14 @@ export class CompactSessionsBuilder {
   add(parts: SessionParts): void {
     const { outcome, layers } = parts;
     const tables = this.tables;
-    for (const field of NUMBER_FIELDS) this.numbers.push(outcome[field]);
-    this.numbers.push(parts.sessionId, parts.contentSessionId ?? Number.NaN);
+    // Written out in the order of NUMBER_FIELDS: a loop over the names read each by a computed key,
+    // which the profile of a cold year showed at a tenth of the main thread's time.
+    this.numbers.push(
+      outcome.startMs, outcome.endMs, outcome.videoStartTimeMs, outcome.videoRestartTimeMs, outcome.playingTimeMs,
+      outcome.rebufferingTimeMs, outcome.connectionInducedRebufferingTimeMs, outcome.pausedTimeMs, outcome.averageBitrateBps,
+      outcome.averageFramerateFps, outcome.bitrateSwitches, outcome.percentageComplete, outcome.contentLengthMs,
+      parts.sessionId, parts.contentSessionId ?? Number.NaN,
+    );
     this.codes.push(
       parts.viewer.number - 1,
       parts.device.index,
