@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { InsightsClient } from "../client";
 import { InsightsError, SettingsError } from "../client/core/errors";
+import { IncompleteListingError } from "../client/core/listing";
 import { generateModule, type GeneratedModule } from "./generate-module";
 import { listFilters, type FilterSelection } from "./list-filters";
 
@@ -139,7 +140,7 @@ async function readSecret(from: ImportOptions["secretFrom"], io: CommandIo): Pro
 }
 
 /** The summary on standard error: counts, JSON forms and skipped filters with their reasons. */
-function summary(module: GeneratedModule, incomplete: readonly string[], out: string | undefined): string {
+function summary(module: GeneratedModule, out: string | undefined): string {
   const count = module.declared.length;
   const lines = [`pulumi-insights import: ${count} saved filter${count === 1 ? "" : "s"} written to ${out ?? "standard output"}`];
   if (module.jsonForms.length > 0) {
@@ -150,16 +151,14 @@ function summary(module: GeneratedModule, incomplete: readonly string[], out: st
     lines.push(`  ${module.skipped.length} filter${module.skipped.length === 1 ? "" : "s"} skipped:`);
     for (const skipped of module.skipped) lines.push(`    filter ${skipped.filterId}: ${skipped.reason}`);
   }
-  for (const query of incomplete) {
-    lines.push(`  incomplete: the listing ${query} came back at the service's cap of 500 filters; narrow it with --name, --category or --id and import the parts`);
-  }
   return `${lines.join("\n")}\n`;
 }
 
 /**
  * Runs `pulumi-insights import` with `argv` (the arguments after `import`) and answers the exit
- * status: 0 done, 1 the account could not be read (or a listing stayed incomplete: the module is
- * still written, the summary says what is missing), 2 a mistake in the command line.
+ * status: 0 done, 1 the account could not be read (a listing that stays at the service's cap is
+ * such a failure: no module is written, the message says how to import in slices), 2 a mistake in
+ * the command line.
  */
 export async function runImport(argv: readonly string[], io: CommandIo): Promise<number> {
   let client: InsightsClient | undefined;
@@ -176,15 +175,15 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
       ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
       ...(clientSecret === undefined ? {} : { clientSecret }),
     });
-    const listing = await listFilters(client, options.selection);
-    const module = generateModule(listing.filters, {
+    const filters = await listFilters(client, options.selection);
+    const module = generateModule(filters, {
       ...(options.set === undefined ? {} : { set: options.set }),
       ...(options.account === undefined ? {} : { account: options.account }),
     });
     if (options.out === undefined) io.stdout(module.source);
     else writeFileSync(options.out, module.source);
-    io.stderr(summary(module, listing.incomplete, options.out));
-    return listing.incomplete.length > 0 ? 1 : 0;
+    io.stderr(summary(module, options.out));
+    return 0;
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`pulumi-insights import: ${error.message}\n(pulumi-insights import --help lists the options)\n`);
@@ -192,7 +191,9 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
     }
     // Client errors never carry credentials (provider/client/core/errors.ts).
     const message = error instanceof InsightsError || error instanceof Error ? error.message : String(error);
-    const hint = error instanceof SettingsError ? "\n(on the command line: --base-url, --client-id, and --client-secret-file or --client-secret-stdin)" : "";
+    const hint = error instanceof SettingsError ? "\n(on the command line: --base-url, --client-id, and --client-secret-file or --client-secret-stdin)"
+      : error instanceof IncompleteListingError ? "\n(import the account in slices that stay below the cap: --name, --category or --id)"
+      : "";
     io.stderr(`pulumi-insights import: ${message}${hint}\n`);
     return 1;
   } finally {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -269,5 +269,18 @@ describe("pulumi-insights import", () => {
     expect(refused.stderr).not.toContain("hunter2-secret");
     expect(fromStdin.stderr).toBe("pulumi-insights import: 1 saved filter written to standard output\n");
     expect(fromStdin.stdout).toContain(`adoptId: "${ids[0]}",`);
+  });
+
+  it("writes no module when a part of the selection stays at the listing cap however narrowed, and says how to import in slices", async () => {
+    // 500 filters alike (enabled, not advanced): "Stuck" answers the cap in every narrower part.
+    for (let start = 0; start < 500; start += 100) {
+      const body = Array.from({ length: 100 }, (_, index) => ({ name: `Stuck ${start + index}`, rules: { op: "and", rules: [{ field: "Asset Name", op: "contains", value: "Stuck" }] } }));
+      expect((await emulator.call("POST", "/bulk_filters/", { body })).status).toBe(201);
+    }
+    const stuck = await runCli(["import", "--name", "Stuck", "--out", file("stuck.ts")], env);
+    expect(stuck.status).toBe(1);
+    expect(stuck.stderr).toContain('the listing of saved filters whose name contains "Stuck" may be incomplete');
+    expect(stuck.stderr).toContain("(import the account in slices that stay below the cap: --name, --category or --id)");
+    expect(existsSync(file("stuck.ts"))).toBe(false);
   });
 });
