@@ -1,7 +1,7 @@
 import {
   AD_API_FRAMEWORKS, AD_CREATIVE_TYPES, AD_DAY_PARTS, AD_DURATIONS_SECONDS, AD_SYSTEMS, AD_TYPES, AD_UNITS, ADVERTISERS,
 } from "./catalog";
-import { interned, NOT_APPLICABLE, type DimensionLayer } from "./dimensions";
+import { NOT_APPLICABLE, type DimensionLayer } from "./dimensions";
 import type { Asset } from "./assets";
 import type { Sampler } from "./sampling";
 import type { ViewerDevice } from "./population";
@@ -117,8 +117,11 @@ export function planAd(
     AD_SYSTEMS.indexOf(system), (AD_API_FRAMEWORKS as readonly string[]).indexOf(framework), (AD_UNITS as readonly string[]).indexOf(unit),
     (AD_DAY_PARTS as readonly string[]).indexOf(part),
   );
-  const ad = interned(caches.ad, key, () =>
-    Object.freeze({
+  // Looked up, then made if missing: a function handed to a cache would be a closure made for
+  // every ad (the profile of a cold year showed them among the generator's allocations).
+  let ad = caches.ad.get(key);
+  if (ad === undefined) {
+    ad = Object.freeze({
       ad_campaign_name: creative.campaign,
       ad_category: creative.advertiser?.category ?? NOT_APPLICABLE,
       ad_creative_id: creative.id,
@@ -149,10 +152,12 @@ export function planAd(
       advertiser_category: creative.advertiser?.category ?? NOT_APPLICABLE,
       advertiser_id: creative.advertiser?.id ?? NOT_APPLICABLE,
       advertiser_name: creative.advertiser?.name ?? NOT_APPLICABLE,
-    }),
-  );
+    });
+    caches.ad.set(key, ad);
+  }
   const contentId = asset.dimensions["content_meta_id"] ?? asset.name;
-  const breaks = interned(caches.adBreak, asset, (): DimensionLayer[] => []);
+  let breaks = caches.adBreak.get(asset);
+  if (breaks === undefined) caches.adBreak.set(asset, (breaks = []));
   const adBreak = breaks[placement.breakIndex] ??= Object.freeze({ ad_break_id: `${contentId}-break-${placement.breakIndex}`, ad_break_index: String(placement.breakIndex) });
   return { durationMs: durationSeconds * 1000, slate, ad, adBreak };
 }

@@ -1,4 +1,4 @@
-import { dimensionLayers, layeredDimensions, type DimensionLayer, type SessionLayers } from "./dimensions";
+import { dimensionLayers, layeredDimensions, type DimensionLayer } from "./dimensions";
 import { customTagsOf, type Viewer, type ViewerDevice } from "./population";
 import type { SessionKind, SessionRecord } from "./types";
 
@@ -207,88 +207,199 @@ export interface CompactHour {
   ad: CompactSessions;
 }
 
-/** Who played a session, where, and how it went, as the generator knows them. */
-export interface SessionParts {
-  viewer: Viewer;
-  device: ViewerDevice;
-  layers: SessionLayers;
+const NO_LAYER: DimensionLayer = Object.freeze({});
+
+/**
+ * A session as the generator makes it: who played it (by number), its dimension layers and how it
+ * went. The generator keeps one per kind and writes each session into it, and
+ * {@link CompactSessionsBuilder.add} copies it into the columns, so making a session allocates no
+ * object (the profile of a cold year showed the collector at a tenth of the generator's time when
+ * each session had its own outcome and parts). Every field is set here, so every draft has one shape.
+ */
+export class SessionDraft implements SessionOutcome {
+  /** The viewer's position in the population (viewer number - 1). */
+  viewerIndex = 0;
+  /** The device's `index` (world/population.ts). */
+  deviceIndex = 0;
+  /** The session's dimension layers (world/dimensions.ts `LAYER_KEYS`). */
+  device = NO_LAYER;
+  content = NO_LAYER;
+  delivery = NO_LAYER;
+  ad = NO_LAYER;
+  adBreak = NO_LAYER;
+  ads = NO_LAYER;
   /** The number of the delivery layer in {@link CompactTables.deliveries}. */
-  deliveryCode: number;
+  deliveryCode = 0;
   /** The custom tag specialContentId, if the session has one. */
-  specialContentId: string | undefined;
+  specialContentId: string | undefined = undefined;
   /** A 52-bit integer (the id is its decimal text, world/sampling.ts `bigId`). */
-  sessionId: number;
-  /** Ad sessions: the content session's id number. */
-  contentSessionId: number | undefined;
-  outcome: SessionOutcome;
+  sessionId = 0;
+  /** Ad sessions: the content session's id number; NaN for a content session. */
+  contentSessionId = Number.NaN;
+  startMs = 0;
+  endMs = 0;
+  exitBeforeVideoStart = false;
+  videoStartFailure: SessionRecord["videoStartFailure"] = undefined;
+  videoPlaybackFailure: SessionRecord["videoPlaybackFailure"] = undefined;
+  errorCode: string | undefined = undefined;
+  hasPreRoll = false;
+  videoStartTimeMs = 0;
+  videoRestartTimeMs = 0;
+  playingTimeMs = 0;
+  rebufferingTimeMs = 0;
+  connectionInducedRebufferingTimeMs = 0;
+  pausedTimeMs = 0;
+  averageBitrateBps = 0;
+  averageFramerateFps = 0;
+  bitrateSwitches = 0;
+  percentageComplete = 0;
+  contentLengthMs = 0;
 }
 
-/** Collects the sessions of one hour and kind as the generator makes them, in any order. */
+/** Sessions a builder has room for before it first grows (an hour has about 60 to 300 of a kind). */
+const FIRST_CAPACITY = 512;
+
+/**
+ * Collects the sessions of one hour and kind as the generator makes them, in any order. A generator
+ * keeps one per kind and uses it hour after hour ({@link build} empties it): its columns are typed
+ * arrays that grow and stay, so an hour leaves no arrays behind for the collector (the profile of a
+ * cold year showed the arrays of one builder per hour, and the collections of the old space they
+ * brought on, among the main thread's largest costs).
+ */
 export class CompactSessionsBuilder {
-  private readonly numbers: number[] = [];
-  private readonly codes: number[] = [];
-  private readonly flags: number[] = [];
+  private numbers = new Float64Array(FIRST_CAPACITY * NUMBER_STRIDE);
+  private codes = new Uint32Array(FIRST_CAPACITY * CODE_STRIDE);
+  private flags = new Uint8Array(FIRST_CAPACITY);
+  /** The sort keys and the order of {@link build}, kept like the columns. */
+  private keys = new Float64Array(FIRST_CAPACITY);
+  private order = new Uint32Array(FIRST_CAPACITY);
+  private added = 0;
 
-  constructor(private readonly kind: SessionKind, private readonly tables: CompactTables) {}
+  constructor(readonly kind: SessionKind, readonly tables: CompactTables) {}
 
-  add(parts: SessionParts): void {
-    const { outcome, layers } = parts;
+  /** How many sessions have been added since the last {@link build} or {@link clear}. */
+  get count(): number {
+    return this.added;
+  }
+
+  /** Forgets the sessions added (an hour whose generation failed half-way leaves none behind). */
+  clear(): void {
+    this.added = 0;
+  }
+
+  private grow(): void {
+    const capacity = this.flags.length * 2;
+    const grown = <T extends Float64Array | Uint32Array | Uint8Array>(array: T, stride: number, make: (length: number) => T): T => {
+      const larger = make(capacity * stride);
+      larger.set(array);
+      return larger;
+    };
+    this.numbers = grown(this.numbers, NUMBER_STRIDE, (length) => new Float64Array(length));
+    this.codes = grown(this.codes, CODE_STRIDE, (length) => new Uint32Array(length));
+    this.flags = grown(this.flags, 1, (length) => new Uint8Array(length));
+    this.keys = new Float64Array(capacity);
+    this.order = new Uint32Array(capacity);
+  }
+
+  /** Copies the draft's session into the columns (the draft can be written again at once). */
+  add(draft: SessionDraft): void {
+    if (this.added === this.flags.length) this.grow();
     const tables = this.tables;
-    // Written out in the order of NUMBER_FIELDS: a loop over the names read each by a computed key,
-    // which the profile of a cold year showed at a tenth of the main thread's time.
-    this.numbers.push(
-      outcome.startMs, outcome.endMs, outcome.videoStartTimeMs, outcome.videoRestartTimeMs, outcome.playingTimeMs,
-      outcome.rebufferingTimeMs, outcome.connectionInducedRebufferingTimeMs, outcome.pausedTimeMs, outcome.averageBitrateBps,
-      outcome.averageFramerateFps, outcome.bitrateSwitches, outcome.percentageComplete, outcome.contentLengthMs,
-      parts.sessionId, parts.contentSessionId ?? Number.NaN,
-    );
-    this.codes.push(
-      parts.viewer.number - 1,
-      parts.device.index,
-      tables.contents.codeOf(layers.content),
-      parts.deliveryCode,
-      tables.ads.codeOf(layers.ad),
-      tables.adBreaks.codeOf(layers.adBreak),
-      tables.adRequests.codeOf(layers.ads),
-      tables.specialContentIds.codeOf(parts.specialContentId),
-      tables.errorCodes.codeOf(outcome.errorCode),
-    );
-    this.flags.push(
-      (outcome.exitBeforeVideoStart ? FLAG_BITS.exitBeforeVideoStart : 0) | (outcome.hasPreRoll ? FLAG_BITS.hasPreRoll : 0)
-        | (failureCode(outcome.videoStartFailure) << FLAG_BITS.startFailureShift)
-        | (failureCode(outcome.videoPlaybackFailure) << FLAG_BITS.playbackFailureShift),
-    );
+    const numbers = this.numbers;
+    const codes = this.codes;
+    // Field by field in the order of NUMBER_FIELDS and CODE: a loop over the names read each by a
+    // computed key, which the profile of a cold year showed at a tenth of the main thread's time.
+    const number = this.added * NUMBER_STRIDE;
+    numbers[number] = draft.startMs;
+    numbers[number + 1] = draft.endMs;
+    numbers[number + 2] = draft.videoStartTimeMs;
+    numbers[number + 3] = draft.videoRestartTimeMs;
+    numbers[number + 4] = draft.playingTimeMs;
+    numbers[number + 5] = draft.rebufferingTimeMs;
+    numbers[number + 6] = draft.connectionInducedRebufferingTimeMs;
+    numbers[number + 7] = draft.pausedTimeMs;
+    numbers[number + 8] = draft.averageBitrateBps;
+    numbers[number + 9] = draft.averageFramerateFps;
+    numbers[number + 10] = draft.bitrateSwitches;
+    numbers[number + 11] = draft.percentageComplete;
+    numbers[number + 12] = draft.contentLengthMs;
+    numbers[number + SESSION_ID] = draft.sessionId;
+    numbers[number + CONTENT_SESSION_ID] = draft.contentSessionId;
+    const code = this.added * CODE_STRIDE;
+    codes[code + CODE.viewer] = draft.viewerIndex;
+    codes[code + CODE.device] = draft.deviceIndex;
+    codes[code + CODE.content] = tables.contents.codeOf(draft.content);
+    codes[code + CODE.delivery] = draft.deliveryCode;
+    codes[code + CODE.ad] = tables.ads.codeOf(draft.ad);
+    codes[code + CODE.adBreak] = tables.adBreaks.codeOf(draft.adBreak);
+    codes[code + CODE.ads] = tables.adRequests.codeOf(draft.ads);
+    codes[code + CODE.specialContentId] = tables.specialContentIds.codeOf(draft.specialContentId);
+    codes[code + CODE.errorCode] = tables.errorCodes.codeOf(draft.errorCode);
+    this.flags[this.added] =
+      (draft.exitBeforeVideoStart ? FLAG_BITS.exitBeforeVideoStart : 0) | (draft.hasPreRoll ? FLAG_BITS.hasPreRoll : 0)
+        | (failureCode(draft.videoStartFailure) << FLAG_BITS.startFailureShift)
+        | (failureCode(draft.videoPlaybackFailure) << FLAG_BITS.playbackFailureShift);
+    this.added++;
   }
 
   /**
    * The sessions sorted by start, then by session id compared as text (the order the records were
-   * always sorted in, so every answer lists and aggregates them in the same order). The starts are
+   * always sorted in, so every answer lists and aggregates them in the same order), written into
+   * `buffer` at `offsets` ({@link buildHour}); the builder is empty afterwards. The starts are
    * sorted as numbers with the position in their low bits (a typed array's own sort, no function
    * per comparison: the profile of a year's generation showed the sort among the hot lines); the
    * rare sessions of the same millisecond are then put in session-id order.
    */
-  build(): CompactSessions {
-    const count = this.flags.length;
+  build(buffer: ArrayBuffer, offsets: { numbers: number; codes: number; flags: number }): CompactSessions {
+    const count = this.added;
     const { numbers, codes, flags } = this;
-    const order = sortedPositions(numbers, count);
-    const sortedNumbers = new Float64Array(count * NUMBER_STRIDE);
-    const sortedCodes = new Uint32Array(count * CODE_STRIDE);
-    const sortedFlags = new Uint8Array(count);
+    const order = sortedPositions(numbers, count, this.keys, this.order);
+    const sortedNumbers = new Float64Array(buffer, offsets.numbers, count * NUMBER_STRIDE);
+    const sortedCodes = new Uint32Array(buffer, offsets.codes, count * CODE_STRIDE);
+    const sortedFlags = new Uint8Array(buffer, offsets.flags, count);
     for (let to = 0; to < count; to++) {
       const from = order[to]!;
       for (let field = 0; field < NUMBER_STRIDE; field++) sortedNumbers[to * NUMBER_STRIDE + field] = numbers[from * NUMBER_STRIDE + field]!;
       for (let field = 0; field < CODE_STRIDE; field++) sortedCodes[to * CODE_STRIDE + field] = codes[from * CODE_STRIDE + field]!;
       sortedFlags[to] = flags[from]!;
     }
+    this.added = 0;
     return { kind: this.kind, count, numbers: sortedNumbers, codes: sortedCodes, flags: sortedFlags };
   }
+}
+
+/**
+ * The hour of these sessions, the columns of both kinds in one buffer: one allocation an hour
+ * rather than six. Each buffer is memory outside the heap that V8 counts towards its next full
+ * collection, and the profile of a cold year showed those allocations, and the collections they
+ * brought on, at a fifth of the main thread's time; a generation worker also moves one buffer an
+ * hour instead of six (world/generation-worker.ts).
+ */
+export function buildHour(content: CompactSessionsBuilder, ad: CompactSessionsBuilder): CompactHour {
+  // Counted before building: a builder is empty once built.
+  const contents = content.count;
+  const sessions = contents + ad.count;
+  // Numbers first (8-byte aligned at 0), then the codes (4-byte aligned after them), then the flags.
+  const codesAt = sessions * NUMBER_STRIDE * Float64Array.BYTES_PER_ELEMENT;
+  const flagsAt = codesAt + sessions * CODE_STRIDE * Uint32Array.BYTES_PER_ELEMENT;
+  const buffer = new ArrayBuffer(flagsAt + sessions);
+  const contentSessions = content.build(buffer, { numbers: 0, codes: codesAt, flags: flagsAt });
+  const adSessions = ad.build(buffer, {
+    numbers: contents * NUMBER_STRIDE * Float64Array.BYTES_PER_ELEMENT,
+    codes: codesAt + contents * CODE_STRIDE * Uint32Array.BYTES_PER_ELEMENT,
+    flags: flagsAt + contents,
+  });
+  return { content: contentSessions, ad: adSessions };
 }
 
 /** Positions below this fit in the low bits of a sort key. */
 const POSITIONS = 4096;
 
-/** The positions of the sessions in (start, session id as text) order. */
-function sortedPositions(numbers: readonly number[], count: number): ArrayLike<number> {
+/**
+ * The positions of the sessions in (start, session id as text) order, in `order` (or a new array
+ * where the keys would not be exact); `keys` is room for the sort keys.
+ */
+function sortedPositions(numbers: Float64Array, count: number, keys: Float64Array, order: Uint32Array): ArrayLike<number> {
   const startOf = (position: number) => numbers[position * NUMBER_STRIDE]!;
   const idTextOf = (position: number) => String(numbers[position * NUMBER_STRIDE + SESSION_ID]);
   const byStartThenId = (left: number, right: number) => startOf(left) - startOf(right) || (idTextOf(left) < idTextOf(right) ? -1 : 1);
@@ -305,16 +416,15 @@ function sortedPositions(numbers: readonly number[], count: number): ArrayLike<n
   if (count >= POSITIONS || !whole || (count > 0 && (last - first + 1) * POSITIONS > Number.MAX_SAFE_INTEGER)) {
     return Array.from({ length: count }, (_, position) => position).sort(byStartThenId);
   }
-  const keys = new Float64Array(count);
-  for (let position = 0; position < count; position++) keys[position] = (startOf(position) - first) * POSITIONS + position;
-  keys.sort();
-  const order = new Array<number>(count);
-  for (let at = 0; at < count; at++) order[at] = keys[at]! % POSITIONS;
+  const sorted = keys.subarray(0, count);
+  for (let position = 0; position < count; position++) sorted[position] = (startOf(position) - first) * POSITIONS + position;
+  sorted.sort();
+  for (let at = 0; at < count; at++) order[at] = sorted[at]! % POSITIONS;
   // Sessions of the same millisecond: by session id, as text.
   for (let at = 0; at < count;) {
     let end = at + 1;
     while (end < count && startOf(order[end]!) === startOf(order[at]!)) end++;
-    if (end - at > 1) order.splice(at, end - at, ...order.slice(at, end).sort(byStartThenId));
+    if (end - at > 1) order.subarray(at, end).sort(byStartThenId);
     at = end;
   }
   return order;

@@ -104,26 +104,12 @@ export function dimensionLayers(
   return { device, content, delivery, ad, adBreak, ads };
 }
 
-/** A session's value of a snake_case dimension, read from its layers without a view. */
-export function dimensionOf(layers: SessionLayers, key: string): string | undefined {
-  const layer = LAYER_OF[key];
-  return layer === undefined ? undefined : layers[layer][key];
+/** The layer that holds a snake_case dimension, if it is one. */
+export function layerOf(key: string): LayerName | undefined {
+  return LAYER_OF[key];
 }
 
 /** The read-only dimension record of a session made of these layers. */
 export function layeredDimensions(layers: SessionLayers): Readonly<Record<string, string>> {
   return new Proxy(layers, VIEW) as unknown as Readonly<Record<string, string>>;
-}
-
-/**
- * Returns the cached value for `key`, building it on first use: layers are shared between sessions
- * (one per device, asset, CDN edge, creative), never copied.
- */
-export function interned<K, T>(cache: Map<K, T>, key: K, build: () => T): T {
-  let value = cache.get(key);
-  if (value === undefined) {
-    value = build();
-    cache.set(key, value);
-  }
-  return value;
 }

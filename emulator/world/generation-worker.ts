@@ -6,7 +6,8 @@ import type { GenerationAnswer, GenerationRequest } from "./generation-pool";
 /**
  * A generation worker (world/generation-pool.ts): generates the hours it is asked for with the same
  * code as the main thread (world/generate.ts), so the same seed gives the same sessions, and answers
- * them in the compact form, their arrays moved rather than copied, with what its tables gained.
+ * them in the compact form, the buffer of each hour moved rather than copied, with what its tables
+ * gained.
  */
 
 interface WorkerWorld {
@@ -36,9 +37,8 @@ parentPort!.on("message", (request: GenerationRequest) => {
     const world = worldOf(request.seed, request.accountId);
     const hours = request.hours.map((hourIndex) => {
       const hour = generateHour(world.setup, hourIndex, world.tables);
-      for (const compact of [hour.content, hour.ad]) {
-        for (const array of [compact.numbers, compact.codes, compact.flags]) transfer.push(array.buffer as ArrayBuffer);
-      }
+      // Both kinds' columns share one buffer (world/compact.ts `buildHour`); a transfer list names it once.
+      transfer.push(hour.content.numbers.buffer as ArrayBuffer);
       return { hourIndex, hour };
     });
     const delta = world.tables.deltaSince(world.sent);

@@ -1,16 +1,10 @@
-import { seededRandom } from "../random";
+import { SeededRandom } from "../random";
 
 /**
  * Draws from one seeded stream (emulator/random.ts): the world generator's only source of chance,
  * so the same seed gives the same world everywhere.
  */
-export class Sampler {
-  private readonly next: () => number;
-
-  constructor(seed: number) {
-    this.next = seededRandom(seed);
-  }
-
+export class Sampler extends SeededRandom {
   /** A float in [0, 1). */
   unit(): number {
     return this.next();
