@@ -3,7 +3,7 @@ import { FilterStore } from "./filters/store";
 import { PiiStore } from "./pii/store";
 import { DIALECTS, type Dialect } from "./dialect";
 import { hashSeed } from "./random";
-import { createWorld, type SessionKind, type SessionRecord, type World, type WorldOptions } from "./world";
+import { createWorld, WORLD_LOOKUPS, type SessionKind, type SessionRecord, type World, type WorldLookup, type WorldOptions } from "./world";
 
 /**
  * Per-account features (spec 1, 4.2, 4.3): bulk filters are not enabled by default, ad sessions
@@ -35,6 +35,11 @@ export const AccountConfig = z.strictObject({
    * "Dialects"); without it, the emulator's default dialect (`--dialect`, standard unless told).
    */
   dialect: z.enum(DIALECTS).optional(),
+  /**
+   * Values the account's lookups list besides those of its data world (emulator/README.md
+   * "Accounts"), valid in rules like them: to see a lookup longer than the 500 one answer holds.
+   */
+  lookupValues: z.partialRecord(z.enum(WORLD_LOOKUPS), z.array(z.string().min(1))).optional(),
 });
 /** An account configuration as given (features optional). */
 export interface AccountConfigInput {
@@ -48,6 +53,8 @@ export interface AccountConfigInput {
   };
   /** How the account's answers fill the places the contract leaves open (emulator/README.md "Dialects"). */
   dialect?: "standard" | "alternate";
+  /** Values the account's lookups list besides those of its data world (emulator/README.md "Accounts"). */
+  lookupValues?: Partial<Record<WorldLookup, string[]>>;
 }
 /** An account configuration after defaults. */
 export interface AccountConfig {
@@ -57,6 +64,8 @@ export interface AccountConfig {
   features: AccountFeatures;
   /** How the account's answers fill the places the contract leaves open (emulator/README.md "Dialects"). */
   dialect?: "standard" | "alternate";
+  /** Values the account's lookups list besides those of its data world. */
+  lookupValues?: Partial<Record<WorldLookup, string[]>>;
 }
 
 /** The documented dev account: every feature enabled (README, "Try it"). */
@@ -86,7 +95,7 @@ export class AccountState {
   constructor(config: AccountConfigInput, seed: number, defaultDialect: Dialect = "standard", worldOptions: WorldOptions = {}) {
     this.config = AccountConfig.parse(config);
     this.dialect = this.config.dialect ?? defaultDialect;
-    this.world = createWorld(hashSeed(seed, this.config.clientId), this.config.clientId, worldOptions);
+    this.world = createWorld(hashSeed(seed, this.config.clientId), this.config.clientId, { ...worldOptions, lookupValues: this.config.lookupValues });
   }
 
   /**

@@ -10,7 +10,10 @@ import { wireFilter, type StoredFilter, type WireFilter } from "./store";
 /** The query parameters of `GET /bulk_filters/` (spec 4.8). */
 const LIST_PARAMETERS = ["creator", "id", "advanced", "name", "category", "subcategory", "enabled", "created", "fields", "limit"];
 
-/** The most filters one list answers, and the default `limit` (docs/api.md 10.1: result sets are capped at 500). */
+/**
+ * The most filters one list answers, and the default `limit`; also the most values one lookup answers
+ * (docs/api.md 10.1: result sets are capped at 500).
+ */
 export const MAX_LIST_LIMIT = 500;
 
 /** The field names `fields=` may select: the fields of a saved filter (spec 2.7). */

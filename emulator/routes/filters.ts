@@ -1,5 +1,5 @@
 import { wireFilter } from "../filters/store";
-import { parseListQuery, projectFilter } from "../filters/list-query";
+import { MAX_LIST_LIMIT, parseListQuery, projectFilter } from "../filters/list-query";
 import { lookupValues, matchPattern, subcategoryValues } from "../filters/lookups";
 import { readFilterIds } from "../filters/ids";
 import { QueryReader } from "../query";
@@ -89,11 +89,14 @@ function deleteFilters({ query, account }: RequestContext): RouteResult {
   return { body: { deleted: deleted.map((filter) => ({ id: identifier(account.dialect, filter.id, "number"), name: filter.name })), status: 200 } };
 }
 
-/** `GET /bulk_filters/{lookup}/?pattern=`: the lookup's values that contain `pattern`. */
+/**
+ * `GET /bulk_filters/{lookup}/?pattern=`: the lookup's values that contain `pattern`, the first 500
+ * of them (docs/api.md 10.1: result sets are capped at 500, with no pagination; `pattern` narrows).
+ */
 function listLookup({ query, params, account }: RequestContext): RouteResult {
   const values = lookupValues(params.lookup ?? "", account.world);
   const pattern = new QueryReader(query, ["pattern"], `GET /bulk_filters/${params.lookup}/`).string("pattern");
-  return { body: { status: 200, values: matchPattern(values, pattern) } };
+  return { body: { status: 200, values: matchPattern(values, pattern).slice(0, MAX_LIST_LIMIT) } };
 }
 
 /** `GET /bulk_filters/subcategories/?category=&pattern=`. */

@@ -3,8 +3,8 @@ import { CUSTOM_TAG_NAMES } from "./catalog";
 import { CompactCursor, CompactTables, emptyTranslation, expandSessions, startOf, translated, type CompactHour } from "./compact";
 import { generateInWorker, generationWorkerAvailable } from "./generation-pool";
 import { createSetup, generateHour, type WorldSetup } from "./generate";
-import { catalogLookupValues } from "./lookups";
-import type { SessionKind, SessionRecord, World } from "./types";
+import { lookupValuesWith } from "./lookups";
+import type { SessionKind, SessionRecord, World, WorldLookup } from "./types";
 import { HOUR_MS } from "../time";
 
 export * from "./types";
@@ -45,6 +45,12 @@ export interface WorldOptions {
    * few days.
    */
   parallel?: { minHours: number; chunkHours: number };
+  /**
+   * Values the lookups list besides the world's own (emulator/README.md "Accounts"): an account of
+   * the real service lists every city and network of its geography data, thousands, where the
+   * world's catalogs hold under a hundred.
+   */
+  lookupValues?: Partial<Record<WorldLookup, readonly string[]>>;
 }
 
 /**
@@ -219,7 +225,7 @@ export function createWorld(seed: number, accountId: string, options: WorldOptio
       return prepared;
     },
     anomaliesBetween: (fromMs, toMs) => plantedAnomalies(seed, accountId, fromMs, toMs),
-    lookupValues: catalogLookupValues,
+    lookupValues: lookupValuesWith(options.lookupValues),
     customTagNames: () => CUSTOM_TAG_NAMES,
   };
 }

@@ -24,7 +24,17 @@ function sortedUnique(values: readonly string[]): readonly string[] {
   return [...new Set(values)].sort((a, b) => a.localeCompare(b));
 }
 
-/** The pre-set values of one lookup (spec 4.8), spelled as rules must spell them, sorted, without repeats. */
-export function catalogLookupValues(lookup: WorldLookup): readonly string[] {
-  return LOOKUP_VALUES[lookup];
+/**
+ * The values of each lookup: the catalog's and `added` (an account's own, WorldOptions
+ * `lookupValues`), sorted, without repeats; each lookup merged once, on first use.
+ */
+export function lookupValuesWith(added: Partial<Record<WorldLookup, readonly string[]>> = {}): (lookup: WorldLookup) => readonly string[] {
+  const merged = new Map<WorldLookup, readonly string[]>();
+  return (lookup) => {
+    const extra = added[lookup];
+    if (extra === undefined || extra.length === 0) return LOOKUP_VALUES[lookup];
+    let values = merged.get(lookup);
+    if (values === undefined) merged.set(lookup, (values = sortedUnique([...LOOKUP_VALUES[lookup], ...extra])));
+    return values;
+  };
 }

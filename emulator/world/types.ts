@@ -76,7 +76,9 @@ export interface Anomaly {
 }
 
 /** The lookup vocabularies of spec 4.8 that the world draws from. */
-export type WorldLookup = "asn" | "cities" | "continents" | "countries" | "dma" | "isp" | "states" | "tags";
+export const WORLD_LOOKUPS = ["asn", "cities", "continents", "countries", "dma", "isp", "states", "tags"] as const;
+/** One of {@link WORLD_LOOKUPS}. */
+export type WorldLookup = (typeof WORLD_LOOKUPS)[number];
 
 /**
  * The data world's contract: what the sessions, metrics and alerts endpoints read. One world per

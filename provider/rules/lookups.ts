@@ -33,6 +33,23 @@ export function lookupsForRules(tree: RuleGroup): FilterLookup[] {
 }
 
 /**
+ * The values and Tag keys of `tree` that {@link validateRuleValues} looks for, distinct, by lookup;
+ * values not known yet in a preview are left out.
+ */
+export function lookupCandidates(tree: RuleGroup): Map<FilterLookup, Set<string>> {
+  const candidates = new Map<FilterLookup, Set<string>>();
+  forEachLeaf(tree, (leaf) => {
+    for (const { candidate, lookup } of lookupChecks(leaf)) {
+      if (candidate === PREVIEW_UNKNOWN) continue;
+      const ofLookup = candidates.get(lookup) ?? new Set<string>();
+      ofLookup.add(candidate);
+      candidates.set(lookup, ofLookup);
+    }
+  });
+  return candidates;
+}
+
+/**
  * Checks the values of preset-value fields (PRESET_VALUE_FIELDS: ASN, City, Country, ...) and the
  * keys of Tag leaves against the given lookup values. Values must be listed exactly, whatever the
  * leaf op: the spec says these fields accept only pre-set values, and values are case-sensitive

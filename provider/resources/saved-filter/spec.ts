@@ -1,11 +1,12 @@
 import { z } from "zod";
 import type { InsightsClient } from "../../client";
-import { CLEARED_FIELD, isRefusalStatus } from "../../client/assumptions";
+import { CLEARED_FIELD, isRefusalStatus, mayBeCut } from "../../client/assumptions";
 import type { FilterLookupName } from "../../client/filters";
 import { FilterItemError, type FilterBatcher } from "./batcher";
 import {
   describeRulesDiff,
   isUnknown,
+  lookupCandidates,
   lookupsForRules,
   rulesEqual,
   validateRuleValues,
@@ -83,16 +84,38 @@ export function joinPath(base: string, path: string): string {
  */
 const lookupCaches = new WeakMap<InsightsClient, Map<string, Promise<ReadonlySet<string>>>>();
 
-function lookupValues(client: InsightsClient, lookup: string): Promise<ReadonlySet<string>> {
+/** The values of `lookup`, or of those containing `pattern` when one is given; cached (above). */
+function lookupValues(client: InsightsClient, lookup: string, pattern?: string): Promise<ReadonlySet<string>> {
   const lookupCache = lookupCaches.get(client) ?? new Map<string, Promise<ReadonlySet<string>>>();
   lookupCaches.set(client, lookupCache);
-  const cached = lookupCache.get(lookup);
+  const key = pattern === undefined ? lookup : `${lookup}\u0000${pattern}`;
+  const cached = lookupCache.get(key);
   if (cached) return cached;
-  const values = client.filters.lookup({ lookup: lookup as FilterLookupName }).then((list): ReadonlySet<string> => new Set(list));
+  const values = client.filters.lookup({ lookup: lookup as FilterLookupName, pattern }).then((list): ReadonlySet<string> => new Set(list));
   // A failed lookup is not cached: the next check tries again.
-  values.catch(() => lookupCache.delete(lookup));
-  lookupCache.set(lookup, values);
+  values.catch(() => lookupCache.delete(key));
+  lookupCache.set(key, values);
   return values;
+}
+
+/**
+ * The values of `lookup` to check `candidates` against. An answer as long as the cap may have been
+ * cut (docs/api.md 11.6): each candidate it does not list is looked up again with `pattern` set to
+ * it, and the values found are added. A candidate that even its narrowed answer may have cut is added
+ * as it is: nothing shows that the service would refuse it, and the preview refuses only what it can
+ * show the service would.
+ */
+async function valuesToCheck(client: InsightsClient, lookup: string, candidates: ReadonlySet<string>): Promise<ReadonlySet<string>> {
+  const values = await lookupValues(client, lookup);
+  const unlisted = [...candidates].filter((candidate) => !values.has(candidate));
+  if (!mayBeCut(values.size) || unlisted.length === 0) return values;
+  const widened = new Set(values);
+  await Promise.all(unlisted.map(async (candidate) => {
+    const narrowed = await lookupValues(client, lookup, candidate);
+    for (const value of narrowed) widened.add(value);
+    if (mayBeCut(narrowed.size)) widened.add(candidate);
+  }));
+  return widened;
 }
 
 function pathFailures(failures: readonly RuleFailure[]): PathFailure[] {
@@ -102,8 +125,11 @@ function pathFailures(failures: readonly RuleFailure[]): PathFailure[] {
 /** The lookup-value failures of a structurally valid rule tree at `rulesPath`. */
 async function ruleValueFailures(client: () => InsightsClient, rules: RuleGroup, rulesPath: string): Promise<PathFailure[]> {
   const lookups = new Map<string, ReadonlySet<string>>();
+  const candidates = lookupCandidates(rules);
   try {
-    await Promise.all(lookupsForRules(rules).map(async (lookup) => lookups.set(lookup, await lookupValues(client(), lookup))));
+    await Promise.all(lookupsForRules(rules).map(async (lookup) => {
+      lookups.set(lookup, await valuesToCheck(client(), lookup, candidates.get(lookup) ?? new Set()));
+    }));
   } catch (error) {
     const reason = `the lookup values could not be read to check them: ${error instanceof Error ? error.message : String(error)}`;
     return [{ path: rulesPath, reason }];
