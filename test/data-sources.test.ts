@@ -341,15 +341,29 @@ describe("saved filters and lookups (spec 4.8)", () => {
 
   it("getFilterFieldValues answers each lookup with the pattern, and subcategories of a category", async () => {
     for (const field of ["countries", "asn", "cities", "continents", "dma", "isp", "states", "tags", "categories"] as const) {
-      const { values } = await getFilterFieldValues({ field, connection });
+      const { values, complete } = await getFilterFieldValues({ field, connection });
       expect(values, field).toEqual((await raw(`/bulk_filters/${field}/`)).values);
       expect(values.length, field).toBeGreaterThan(0);
+      expect(complete, field).toBe(true);
     }
     const united = await getFilterFieldValues({ field: "countries", pattern: "United", connection });
     expect(united.values.length).toBeGreaterThan(0);
     for (const value of united.values) expect(value).toContain("United");
     const subcategories = await getFilterFieldValues({ field: "subcategories", category: "CONTENT", connection });
     expect(subcategories.values).toEqual((await raw("/bulk_filters/subcategories/", { category: "CONTENT" })).values);
+  });
+
+  it("getFilterFieldValues says when a lookup longer than one answer was cut, and a pattern narrows it", async () => {
+    // An account with 600 cities besides its data world's (emulator/README.md "Accounts").
+    const towns = Array.from({ length: 600 }, (_, index) => `Town ${String(index).padStart(3, "0")}`);
+    const account = { clientId: "many-cities", clientSecret: "many-cities-secret", features: { bulkFilters: true }, lookupValues: { cities: towns } };
+    expect((await emulator.control("POST", "accounts", account)).status).toBe(201);
+    const manyCities = { ...connection, clientId: account.clientId, clientSecret: account.clientSecret };
+    const whole = await getFilterFieldValues({ field: "cities", connection: manyCities });
+    expect(whole.values).toHaveLength(500);
+    expect(whole.complete).toBe(false);
+    const narrowed = await getFilterFieldValues({ field: "cities", pattern: "Town 59", connection: manyCities });
+    expect(narrowed).toEqual({ values: towns.slice(590), complete: true });
   });
 
   it("getFilterFieldValues refuses an unknown field with a suggestion, and a category on another field", async () => {

@@ -9,6 +9,7 @@ import {
   NotFoundError,
   type SubcategoryQuery,
 } from "../client";
+import { mayBeCut } from "../client/assumptions";
 import { describeChoices, type SavedFilter } from "../schema";
 import { dataSource, type NoArguments } from "./define";
 
@@ -87,7 +88,8 @@ export const {
 export const {
   /**
    * The values a filter rule may use for one field (spec 4.8 lookups), optionally only those that
-   * contain `pattern`: fields such as ASN and Country accept only these values (spec 2.7).
+   * contain `pattern`: fields such as ASN and Country accept only these values (spec 2.7). One answer
+   * holds at most 500 values: `complete` is false when it may have been cut (narrow with `pattern`).
    *
    * @example
    * const { values } = await getFilterFieldValues({ field: "countries", pattern: "United" });
@@ -136,11 +138,23 @@ async function readByExactName(client: InsightsClient, { name }: { name: string 
   });
 }
 
+/** The answer of {@link getFilterFieldValues}. */
+export interface FilterFieldValues {
+  values: string[];
+  /**
+   * False when the answer holds as many values as one answer can (500, docs/api.md 10.1): the
+   * account may have more, which a `pattern` narrows to (docs/api.md 11.6).
+   */
+  complete: boolean;
+}
+
 /** A lookup (spec 4.8 `/bulk_filters/{lookup}/`) or the subcategories of a category. */
-async function readFieldValues(client: InsightsClient, { field, ...query }: GetFilterFieldValuesArgs, options: CallOptions): Promise<{ values: string[] }> {
-  if (field === "subcategories") return { values: await client.filters.subcategories(query, options) };
-  if (query.category !== undefined) {
+async function readFieldValues(client: InsightsClient, { field, ...query }: GetFilterFieldValuesArgs, options: CallOptions): Promise<FilterFieldValues> {
+  if (query.category !== undefined && field !== "subcategories") {
     throw new ArgumentError("category", `selects the subcategories of a category: give it with field "subcategories", not "${field}"`);
   }
-  return { values: await client.filters.lookup({ lookup: field, pattern: query.pattern }, options) };
+  const values = field === "subcategories"
+    ? await client.filters.subcategories(query, options)
+    : await client.filters.lookup({ lookup: field, pattern: query.pattern }, options);
+  return { values, complete: !mayBeCut(values.length) };
 }
