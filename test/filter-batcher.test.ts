@@ -174,4 +174,18 @@ describe("FilterBatcher looking for filters an earlier attempt made", () => {
     expect(next.map((filter) => filter.name)).toEqual(["Episode 3000", "Episode 4000"]);
     expect((await listings(mark)).sort()).toEqual(["Episode 3000", "Episode 4000"]);
   });
+
+  it("lists the names by the longer beginnings of their halves when the shared one reaches the cap", async () => {
+    for (const start of [0, 100, 200, 300, 400]) {
+      await context.client.filters.create({ filters: episodes(start, 100).map((episode) => ({ name: `Episode ${episode}`, rules: rules(episode) })) });
+    }
+    const mark = await journalMark(context.emulator);
+    const numbers = [...episodes(1000, 10), ...episodes(2000, 10)];
+    const made = await Promise.all(batcher().createAll(lookingFor(numbers)));
+    expect(made.map((filter) => filter.name)).toEqual(numbers.map((episode) => `Episode ${episode}`));
+    // "Episode " is cut however narrowed; then one listing for each half, not one for each of the 20 names.
+    const listed = await listings(mark);
+    expect(listed.filter((name) => name !== "Episode ").sort()).toEqual(["Episode 100", "Episode 200"]);
+    expect(await context.client.filters.list({ name: "Episode 100" })).toHaveLength(11);
+  });
 });

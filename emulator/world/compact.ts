@@ -370,10 +370,9 @@ export class CompactSessionsBuilder {
 
 /**
  * The hour of these sessions, the columns of both kinds in one buffer: one allocation an hour
- * rather than six. Each buffer is memory outside the heap that V8 counts towards its next full
- * collection, and the profile of a cold year showed those allocations, and the collections they
- * brought on, at a fifth of the main thread's time; a generation worker also moves one buffer an
- * hour instead of six (world/generation-worker.ts).
+ * rather than six (the profile of a cold year showed the allocation of each buffer, memory outside
+ * the heap, among the main thread's costs), and a generation worker moves one buffer an hour
+ * instead of six (world/generation-worker.ts).
  */
 export function buildHour(content: CompactSessionsBuilder, ad: CompactSessionsBuilder): CompactHour {
   // Counted before building: a builder is empty once built.

@@ -516,24 +516,32 @@ export class FilterBatcher {
    * takes: every request counts in the address's budget of 3000 per 5 minutes (docs/api.md 10.1),
    * and a watch after an unknown outcome lists again every few hundred milliseconds. Several names
    * are listed with one query that covers them all, their common beginning (the `name` query
-   * matches substrings), or the whole account when they have none; only when that listing cannot be
-   * made complete (docs/api.md 11.6) is each name listed on its own, and that query is not tried
-   * again by this batcher. One name is listed by itself.
+   * matches substrings), or the whole account when they have none. When that listing cannot be made
+   * complete (docs/api.md 11.6), that query is not tried again by this batcher, and the names, in
+   * order, are listed in two halves, each by its own longer common beginning, down to one name
+   * listed by itself: in an account of a thousand alike filters ("Episode 1" to "Episode 1000"), the
+   * names of a batch take a few listings instead of one each.
    */
   private async listNamed(names: readonly string[]): Promise<SavedFilter[]> {
-    if (names.length > 1) {
-      const covering = commonBeginning(names);
-      if (!this.tooBroad.has(covering)) {
-        try {
-          return await this.filters().list(covering === "" ? {} : { name: covering });
-        } catch (error) {
-          if (!(error instanceof IncompleteListingError)) throw error;
-          this.tooBroad.add(covering);
-        }
+    const lists = await this.listCovering([...names].sort());
+    return [...new Map(lists.flat().map((filter) => [filter.id, filter])).values()];
+  }
+
+  /** Listings that together cover the sorted `names` ({@link listNamed}). */
+  private async listCovering(names: readonly string[]): Promise<SavedFilter[][]> {
+    if (names.length === 1) return [await this.filters().list({ name: names[0]! })];
+    const covering = commonBeginning(names);
+    if (!this.tooBroad.has(covering)) {
+      try {
+        return [await this.filters().list(covering === "" ? {} : { name: covering })];
+      } catch (error) {
+        if (!(error instanceof IncompleteListingError)) throw error;
+        this.tooBroad.add(covering);
       }
     }
-    const lists = await Promise.all(names.map((name) => this.filters().list({ name })));
-    return [...new Map(lists.flat().map((filter) => [filter.id, filter])).values()];
+    const middle = names.length >> 1;
+    const halves = await Promise.all([this.listCovering(names.slice(0, middle)), this.listCovering(names.slice(middle))]);
+    return halves.flat();
   }
 
   /** A deleted filter is held by no resource any more. */
