@@ -59,6 +59,16 @@ describe("a lookup longer than one answer, through the dynamic-provider host", (
     expect((await fixture.listed()).map((filter) => filter.rules)).toEqual([cityRule(LAST_TOWN)]);
   });
 
+  it("looks up several cities past the cut with one narrowed lookup that covers them all", async () => {
+    const mark = fixture.mark();
+    const towns = TOWNS.slice(590);
+    const rules = { op: "or", rules: towns.map((town) => ({ field: "City", op: "equals", value: town })) };
+    const checked = await host.check({}, fixture.inputs({ name: "last towns", rules }));
+    expect(checked.failures).toEqual([]);
+    // Their common beginning, not one lookup for each of the ten.
+    expect(cityLookupsSince(mark).filter((pattern) => pattern !== "")).toEqual(["Town 59"]);
+  });
+
   it("still refuses a city that the narrowed answer does not list either", async () => {
     const checked = await host.check({}, fixture.inputs({ name: "typo", rules: cityRule("Twon 599") }));
     expect(checked.failures.map((failure) => failure.reason)).toEqual([

@@ -79,3 +79,55 @@ export function dayNumber(day: string): number {
 export function dayOf(number: number): string {
   return new Date(number * 86_400_000).toISOString().slice(0, 10);
 }
+
+/**
+ * The longest text every one of `names` begins with ("" when they share none), never half of a
+ * character outside the Basic Multilingual Plane (a lone surrogate is no text).
+ */
+export function commonBeginning(names: readonly string[]): string {
+  let beginning = names[0] ?? "";
+  for (const name of names) {
+    let length = 0;
+    while (length < beginning.length && length < name.length && beginning[length] === name[length]) length++;
+    beginning = beginning.slice(0, length);
+  }
+  return /[\uD800-\uDBFF]$/.test(beginning) ? beginning.slice(0, -1) : beginning;
+}
+
+/**
+ * Answers of a substring query (a filter listing's `name`, a lookup's `pattern`) that together
+ * cover every one of `names`, from as few queries as it takes: every request counts in the
+ * address's budget of 3000 per 5 minutes (docs/api.md 10.1). The names' common beginning is asked
+ * first (`""`, everything, when they share none); when its answer may have been cut (`query`
+ * answers undefined), that beginning is added to `cut` and not asked again, and the names, in
+ * order, are covered in two halves, each by its own longer beginning, down to one name asked alone.
+ * Answers the answers, and the names whose own answer may have been cut.
+ */
+export async function coverNames<Item>(
+  names: readonly string[],
+  query: (substring: string) => Promise<Item[] | undefined>,
+  cut: Set<string> = new Set(),
+): Promise<{ answers: Item[][]; uncovered: string[] }> {
+  const covered: { answers: Item[][]; uncovered: string[] } = { answers: [], uncovered: [] };
+  const cover = async (sorted: readonly string[]): Promise<void> => {
+    if (sorted.length === 1) {
+      const answer = await query(sorted[0]!);
+      if (answer === undefined) covered.uncovered.push(sorted[0]!);
+      else covered.answers.push(answer);
+      return;
+    }
+    const beginning = commonBeginning(sorted);
+    if (!cut.has(beginning)) {
+      const answer = await query(beginning);
+      if (answer !== undefined) {
+        covered.answers.push(answer);
+        return;
+      }
+      cut.add(beginning);
+    }
+    const middle = sorted.length >> 1;
+    await Promise.all([cover(sorted.slice(0, middle)), cover(sorted.slice(middle))]);
+  };
+  if (names.length > 0) await cover([...new Set(names)].sort());
+  return covered;
+}

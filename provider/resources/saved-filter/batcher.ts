@@ -1,7 +1,7 @@
 import { isRefusalStatus } from "../../client/assumptions";
 import { ApiError, ArgumentError, PayloadTooLargeError } from "../../client/core/errors";
 import type { FiltersApi } from "../../client/filters";
-import { IncompleteListingError } from "../../client/core/listing";
+import { coverNames, IncompleteListingError } from "../../client/core/listing";
 import { FILTERS_PER_CALL } from "../../schema";
 import { isOutcomeUnknown } from "../../client/core/retry";
 import type { SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../../schema";
@@ -318,7 +318,7 @@ export class FilterBatcher {
   private readonly claimed = new Set<string>();
   /**
    * Name queries (`""` for the whole account) whose complete listing failed at the service's cap:
-   * {@link listNamed} no longer tries them, it lists per name at once.
+   * {@link listNamed} no longer tries them, it lists narrower ones at once.
    */
   private readonly tooBroad = new Set<string>();
   private readonly outcomeWait: () => OutcomeWait;
@@ -513,35 +513,26 @@ export class FilterBatcher {
 
   /**
    * Every filter whose name is one of `names` (and possibly others), from as few requests as it
-   * takes: every request counts in the address's budget of 3000 per 5 minutes (docs/api.md 10.1),
-   * and a watch after an unknown outcome lists again every few hundred milliseconds. Several names
-   * are listed with one query that covers them all, their common beginning (the `name` query
-   * matches substrings), or the whole account when they have none. When that listing cannot be made
-   * complete (docs/api.md 11.6), that query is not tried again by this batcher, and the names, in
-   * order, are listed in two halves, each by its own longer common beginning, down to one name
-   * listed by itself: in an account of a thousand alike filters ("Episode 1" to "Episode 1000"), the
-   * names of a batch take a few listings instead of one each.
+   * takes (client/core/listing.ts `coverNames`; the `name` query matches substrings): a watch after
+   * an unknown outcome lists again every few hundred milliseconds. A query whose listing cannot be
+   * made complete (docs/api.md 11.6) is not tried again by this batcher ({@link tooBroad}); in an
+   * account of a thousand alike filters ("Episode 1" to "Episode 1000"), the names of a batch take a
+   * few listings instead of one each. A name whose own listing cannot be made complete fails it.
    */
   private async listNamed(names: readonly string[]): Promise<SavedFilter[]> {
-    const lists = await this.listCovering([...names].sort());
-    return [...new Map(lists.flat().map((filter) => [filter.id, filter])).values()];
-  }
-
-  /** Listings that together cover the sorted `names` ({@link listNamed}). */
-  private async listCovering(names: readonly string[]): Promise<SavedFilter[][]> {
-    if (names.length === 1) return [await this.filters().list({ name: names[0]! })];
-    const covering = commonBeginning(names);
-    if (!this.tooBroad.has(covering)) {
+    const cutBy = new Map<string, IncompleteListingError>();
+    const { answers, uncovered } = await coverNames(names, async (name) => {
       try {
-        return [await this.filters().list(covering === "" ? {} : { name: covering })];
+        return await this.filters().list(name === "" ? {} : { name });
       } catch (error) {
         if (!(error instanceof IncompleteListingError)) throw error;
-        this.tooBroad.add(covering);
+        cutBy.set(name, error);
+        return undefined;
       }
-    }
-    const middle = names.length >> 1;
-    const halves = await Promise.all([this.listCovering(names.slice(0, middle)), this.listCovering(names.slice(middle))]);
-    return halves.flat();
+    }, this.tooBroad);
+    // A name whose own listing stays at the cap: what it holds cannot be known.
+    if (uncovered.length > 0) throw cutBy.get(uncovered[0]!)!;
+    return [...new Map(answers.flat().map((filter) => [filter.id, filter])).values()];
   }
 
   /** A deleted filter is held by no resource any more. */
@@ -591,18 +582,6 @@ export class FilterBatcher {
       remaining[0]!.reject(error);
     }
   }
-}
-
-/** The longest beginning every one of `names` shares ("" when they share none). */
-function commonBeginning(names: readonly string[]): string {
-  let beginning = names[0] ?? "";
-  for (const name of names) {
-    let length = 0;
-    while (length < beginning.length && length < name.length && beginning[length] === name[length]) length++;
-    beginning = beginning.slice(0, length);
-  }
-  // Never half of a character outside the Basic Multilingual Plane (a lone surrogate is no text).
-  return /[\uD800-\uDBFF]$/.test(beginning) ? beginning.slice(0, -1) : beginning;
 }
 
 /** Reads {@link BatchOptions} from the environment ({@link BATCH_ENV}); refuses values out of range. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { InsightsClient } from "../../client";
 import { CLEARED_FIELD, isRefusalStatus, mayBeCut } from "../../client/assumptions";
+import { coverNames } from "../../client/core/listing";
 import type { FilterLookupName } from "../../client/filters";
 import { FilterItemError, type FilterBatcher } from "./batcher";
 import {
@@ -100,21 +101,25 @@ function lookupValues(client: InsightsClient, lookup: string, pattern?: string):
 
 /**
  * The values of `lookup` to check `candidates` against. An answer as long as the cap may have been
- * cut (docs/api.md 11.6): each candidate it does not list is looked up again with `pattern` set to
- * it, and the values found are added. A candidate that even its narrowed answer may have cut is added
- * as it is: nothing shows that the service would refuse it, and the preview refuses only what it can
- * show the service would.
+ * cut (docs/api.md 11.6): the candidates it does not list are looked up again with `pattern`, as
+ * few queries as cover them (client/core/listing.ts `coverNames`: their common beginning, else
+ * narrower ones, down to each candidate alone), and the values found are added. A candidate that
+ * even its own narrowed answer may have cut is added as it is: nothing shows that the service would
+ * refuse it, and the preview refuses only what it can show the service would.
  */
 async function valuesToCheck(client: InsightsClient, lookup: string, candidates: ReadonlySet<string>): Promise<ReadonlySet<string>> {
   const values = await lookupValues(client, lookup);
   const unlisted = [...candidates].filter((candidate) => !values.has(candidate));
   if (!mayBeCut(values.size) || unlisted.length === 0) return values;
   const widened = new Set(values);
-  await Promise.all(unlisted.map(async (candidate) => {
-    const narrowed = await lookupValues(client, lookup, candidate);
-    for (const value of narrowed) widened.add(value);
-    if (mayBeCut(narrowed.size)) widened.add(candidate);
-  }));
+  const { answers, uncovered } = await coverNames(unlisted, async (pattern) => {
+    // No shared beginning: that is the whole lookup, already known to be cut.
+    if (pattern === "") return undefined;
+    const narrowed = await lookupValues(client, lookup, pattern);
+    return mayBeCut(narrowed.size) ? undefined : [...narrowed];
+  });
+  for (const value of answers.flat()) widened.add(value);
+  for (const candidate of uncovered) widened.add(candidate);
   return widened;
 }
 
