@@ -15,7 +15,7 @@ import { measure, PROBES } from "./emulator-speed";
  * reading it through one moving record, side by side with the approach before it (records of the
  * recent 35 days only, older hours generated again on every read). Before them, the 30-day queries
  * of the emulator's speed table (bench/emulator-speed.ts) in each mode; after them, the emulator's
- * memory once a year has been read. Each mode runs twice, alternately, each run in a process of its own.
+ * memory once a year has been read. Each mode runs three times, alternately, each run in a process of its own.
  */
 
 const NOW = "2026-11-20T12:30:00.000Z";
@@ -106,8 +106,8 @@ const MEDIANS_BEFORE_THIS_WORK: Readonly<Record<string, number>> = {
 /** The targets the long ranges are measured against, on the 2-core machine. */
 const TARGETS = { warm365Ms: 1000, cold365Ms: 3000, memoryMb: 1000 } as const satisfies Record<string, number>;
 
-/** Runs of each mode: the better time of two tells more on a shared machine than one run does. */
-const RUNS_PER_MODE = 2;
+/** Runs of each mode: the best time of three tells more on a shared machine, where other work only adds time, than one run does. */
+const RUNS_PER_MODE = 3;
 
 /**
  * The runs of one mode as one: each time the lower of the runs (other work on the machine only ever
@@ -173,17 +173,22 @@ export async function run(): Promise<string> {
 function targetRows(compact: ModeResult): string[] {
   const year = compact.rows.find((row) => row.query.startsWith("365-day"))!;
   const met = (yes: boolean) => (yes ? "yes" : "**no**");
-  // The slowest 30-day query, as a share of its median at commit 2a8ea56.
+  // The slowest 30-day query, as a share of its median at commit 2a8ea56; a query without a median
+  // then (a probe of bench/emulator-speed.ts renamed or added) leaves the target unmet, not skipped.
+  const unknown = compact.short.filter((row) => MEDIANS_BEFORE_THIS_WORK[row.request] === undefined).map((row) => row.request);
   const shares = compact.short.flatMap((row) => {
     const then = MEDIANS_BEFORE_THIS_WORK[row.request];
     return then === undefined ? [] : [row.medianMs / then];
   });
   const slowest = Math.max(...shares);
+  const thirtyDays = unknown.length > 0
+    ? `no median at commit 2a8ea56 for ${unknown.join("; ")} | **no**`
+    : `the slowest at ${slowest.toFixed(2)} of its median then | ${met(slowest <= 1)}`;
   return [
     `| warm 365-day P1D through the client, under ${TARGETS.warm365Ms / 1000} s | ${(year.warmMs / 1000).toFixed(2)} s | ${met(year.warmMs < TARGETS.warm365Ms)} |`,
     `| cold 365-day P1D through the client, under ${TARGETS.cold365Ms / 1000} s | ${(year.coldMs / 1000).toFixed(2)} s | ${met(year.coldMs < TARGETS.cold365Ms)} |`,
     `| process RSS after a year read, under ${TARGETS.memoryMb} MB | ${compact.rssMb.toFixed(0)} MB | ${met(compact.rssMb < TARGETS.memoryMb)} |`,
-    `| no 30-day query slower than at commit 2a8ea56 | the slowest at ${slowest.toFixed(2)} of its median then | ${met(slowest <= 1)} |`,
+    `| no 30-day query slower than at commit 2a8ea56 | ${thirtyDays} |`,
   ];
 }
 

@@ -92,7 +92,7 @@ export function plantedAnomalies(seed: number, accountId: string, fromMs: number
  * How strongly an anomaly degrades the sessions it hits, from its peak severity: the metric moves
  * far enough from normal to be seen in metrics grouped or filtered by the root cause.
  */
-export function intensityOf(anomaly: Anomaly): number {
+function intensityOf(anomaly: Anomaly): number {
   return { info: 0.45, warning: 0.7, critical: 1 }[anomaly.peakSeverity];
 }
 

@@ -17,7 +17,7 @@ import type { SessionKind, SessionRecord } from "./types";
  */
 
 /** How a session went: the fields of a record that are not who played it or where. */
-export type SessionOutcome = Omit<
+type SessionOutcome = Omit<
   SessionRecord,
   "kind" | "viewerId" | "clientId" | "sessionId" | "dimensions" | "customTags" | "ip" | "ipv6" | "contentSessionId"
 >;

@@ -84,7 +84,7 @@ export function dayOf(number: number): string {
  * The longest text every one of `names` begins with ("" when they share none), never half of a
  * character outside the Basic Multilingual Plane (a lone surrogate is no text).
  */
-export function commonBeginning(names: readonly string[]): string {
+function commonBeginning(names: readonly string[]): string {
   let beginning = names[0] ?? "";
   for (const name of names) {
     let length = 0;
