@@ -154,6 +154,20 @@ export class AccountState {
   }
 }
 
+/**
+ * What a read of an account's data takes from a request: the router's request context
+ * (router.ts `RequestContext`) is one, and the metrics and filters below the router ask for no more.
+ */
+export interface AccountRequest {
+  /** The path without trailing slash. */
+  path: string;
+  query: URLSearchParams;
+  /** The authenticated account's state. */
+  account: AccountState;
+  /** The emulator's current time in epoch milliseconds, read once per request. */
+  nowMs: number;
+}
+
 /** One account in a state export. */
 export interface AccountSnapshot {
   config: AccountConfig;

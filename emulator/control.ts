@@ -81,7 +81,7 @@ export function handleControl(
     }
     case "GET /emails":
       // PII opt-out notification e-mails "sent" so far (spec 3.1, 6).
-      return { body: { emails: sentEmails(emulator) } };
+      return { body: { emails: sentEmails(emulator.listAccounts(), emulator.clock.now()) } };
     case "GET /rate-budgets":
       return { body: { rateBudgets: emulator.rateBudgets.settings } };
     case "POST /rate-budgets":

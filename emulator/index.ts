@@ -6,7 +6,8 @@
  * @module pulumi-insights/emulator
  */
 export { startEmulator, type RunningEmulator } from "./server";
-export type { EmulatorOptions, PiiTiming, StateSnapshot } from "./state";
+export type { EmulatorOptions, StateSnapshot } from "./state";
+export type { PiiTiming } from "./pii/store";
 export { DEV_ACCOUNT, BASIC_ACCOUNT, type AccountConfigInput, type AccountFeatures } from "./accounts";
 export type { FaultRuleInput } from "./faults";
 export type { JournalEntry } from "./journal";

@@ -1,23 +1,20 @@
-import type { AccountState } from "./accounts";
+import type { AccountRequest } from "./accounts";
 import type { EmulatorState } from "./state";
 import { badRequest, type RouteResult } from "./http";
 
-/** What a route handler receives. */
-export interface RequestContext {
+/**
+ * What a route handler receives: the request as an account's data is read from it (`path` without
+ * trailing slash, so `/bulk_filters/` and `/bulk_filters` are one route; `query`; the authenticated
+ * `account`; `nowMs`, read once per request) and the rest of the request.
+ */
+export interface RequestContext extends AccountRequest {
   method: string;
-  /** The path without trailing slash (`/bulk_filters/` and `/bulk_filters` are one route). */
-  path: string;
-  query: URLSearchParams;
   /** Values of `:name` segments of the route pattern. */
   params: Record<string, string>;
   /** The parsed JSON body, or undefined. */
   body: unknown;
-  /** The authenticated account's state. */
-  account: AccountState;
   /** The whole emulator (clock, options). */
   emulator: EmulatorState;
-  /** The emulator's current time in epoch milliseconds, read once per request. */
-  nowMs: number;
 }
 
 /** A route handler: answers a result or throws an HttpError. */

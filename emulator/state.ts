@@ -4,16 +4,9 @@ import { Clock } from "./clock";
 import type { Dialect } from "./dialect";
 import { Faults } from "./faults";
 import { Journal } from "./journal";
+import type { PiiTiming } from "./pii/store";
 import { RateBudgets, rateBudgetsFrom, SERVICE_RATE_BUDGETS, type RateBudgetSettings } from "./rate-budgets";
 import type { WorldOptions } from "./world";
-
-/** How long PII opt-out requests take to move through their states (spec 3.1: not shown). */
-export interface PiiTiming {
-  /** From ENQUEUED to STARTED. */
-  startAfterMs: number;
-  /** From ENQUEUED to FINISHED. */
-  finishAfterMs: number;
-}
 
 /** Options of an emulator instance (the bin's flags map onto these). */
 export interface EmulatorOptions {

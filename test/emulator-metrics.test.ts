@@ -8,7 +8,7 @@ import { resolveMetric, type RequestedMetric } from "../emulator/metrics/catalog
 import { layoutIntervals } from "../emulator/metrics/intervals";
 import { KPI_SETS } from "../emulator/metrics/kpis";
 import { plainBounds, rankGroups, renderGroupBy, renderPlain } from "../emulator/metrics/render";
-import { ERROR_CODE_READERS } from "../emulator/world/flags";
+import { ERROR_CODE_READERS } from "../emulator/metrics/flags";
 import type { SessionRecord } from "../emulator/world/types";
 import { BASIC, DEV, startTestEmulator, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
 

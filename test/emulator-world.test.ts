@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dimensionReader, rulesPredicate } from "../emulator/filtering";
+import { dimensionReader, rulesPredicate } from "../emulator/metrics/filtering";
 import { createWorld, viewerIdForIdentifier, type Anomaly, type SessionRecord, type World } from "../emulator/world";
 import { TEST_NOW_MS } from "./support/emulator";
 import { SPEC_ALERTS, SPEC_GROUP_BY_DIMENSIONS } from "./support/spec-values";

@@ -11,7 +11,7 @@ import { DEV, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
 
 /**
  * The match-rate estimate (provider/client/match-estimate.ts, provider/rules/match.ts) against the
- * emulator, whose reading of saved-filter rules (emulator/filtering.ts) is independent code: both
+ * emulator, whose reading of saved-filter rules (emulator/metrics/filtering.ts) is independent code: both
  * must select the same sessions, and the interval must cover the true share as often as it says.
  */
 

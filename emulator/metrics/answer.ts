@@ -1,12 +1,11 @@
 import { closestMatch } from "../text/suggest";
-import type { AccountState } from "../accounts";
+import type { AccountRequest, AccountState } from "../accounts";
 import { QueryReader } from "../query";
-import { dimensionReader, parseQueryFilters } from "../filtering";
 import { badRequest, featureDisabled, notFound, unprocessable, type RouteResult } from "../http";
-import type { RequestContext } from "../router";
 import { enforceRangeLimits, parseTimeRange, TIME_RANGE_PARAMETERS, type RangeLimits, type TimeRange, type TimeRangeRules } from "../time-range";
-import { ERROR_CODE_READERS } from "../world/flags";
 import type { SessionKind, SessionRecord } from "../world/types";
+import { dimensionReader, parseQueryFilters } from "./filtering";
+import { ERROR_CODE_READERS } from "./flags";
 import { aggregate, emptyCell, type AggregationInput, type SessionSource } from "./aggregate";
 import { readsAdSessions, type RequestedMetric, type ResolvedDimension } from "./catalog";
 import { parseKpiId } from "./kpis";
@@ -62,7 +61,7 @@ export const LOOKBACK_MS = 12 * HOUR_MS;
  * aggregation pass, the body, `_meta`, and the response-size limit.
  */
 export async function answerMetricRequest(
-  context: RequestContext,
+  context: AccountRequest,
   family: MetricFamily,
   metrics: readonly RequestedMetric[],
   groupBy?: GroupBy,
@@ -162,7 +161,7 @@ function groupingOf(groupBy: GroupBy, context: AggregationInput["context"]): Pic
   const { dimension } = groupBy;
   const errorCode = dimension.errorCodeOf && ERROR_CODE_READERS[dimension.key];
   if (errorCode) {
-    // Only the sessions that failed (as the dimension's one metric counts them, world/flags.ts)
+    // Only the sessions that failed (as the dimension's one metric counts them, metrics/flags.ts)
     // have an error code; rates keep all traffic as their denominator.
     return {
       groupOf: (session) => {

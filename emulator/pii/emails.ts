@@ -1,5 +1,11 @@
 import { isoUtc as isoDate } from "../text/wire";
-import type { EmulatorState } from "../state";
+import type { PiiStore } from "./store";
+
+/** An account as the e-mails read it: its client id and its PII requests. */
+export interface MailingAccount {
+  config: { clientId: string };
+  pii: PiiStore;
+}
 
 /** A notification e-mail as the control plane shows it (`GET /_emulator/emails`). */
 export interface NotificationEmail {
@@ -17,10 +23,8 @@ export interface NotificationEmail {
  * machine; tests and demos read them here. Derived from the clock, so they appear the moment a
  * request finishes and vanish again if the clock is set back before that.
  */
-export function sentEmails(emulator: EmulatorState): NotificationEmail[] {
-  const nowMs = emulator.clock.now();
-  return emulator
-    .listAccounts()
+export function sentEmails(accounts: readonly MailingAccount[], nowMs: number): NotificationEmail[] {
+  return accounts
     .flatMap((account) =>
       account.pii.sentNotifications(nowMs).map(({ request, sentMs }) => ({
         sentMs,

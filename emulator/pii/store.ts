@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { badRequest } from "../http";
 import { hashSeed } from "../random";
-import type { PiiTiming } from "../state";
 import { IDENTIFIER_KINDS, viewerOf, type IdentifierKind } from "./identifiers";
 
 /** A PII opt-out request status (spec 2.9, 3.1). */
@@ -9,6 +8,14 @@ export type PiiStatus = (typeof PII_STATUSES)[number];
 
 /** The states of a PII opt-out request, in order (docs/api.md 2.9, 3.1). */
 export const PII_STATUSES = ["ENQUEUED", "STARTED", "FINISHED"] as const;
+
+/** How long PII opt-out requests take to move through their states (spec 3.1: not shown). */
+export interface PiiTiming {
+  /** From ENQUEUED to STARTED. */
+  startAfterMs: number;
+  /** From ENQUEUED to FINISHED. */
+  finishAfterMs: number;
+}
 
 /**
  * A PII opt-out request as the store keeps it (spec 2.9). The times of its transitions (spec 3.1:

@@ -6,14 +6,14 @@ import type {
 } from "../contract/sessions";
 import type { AccountState } from "../accounts";
 import { QueryReader } from "../query";
-import { parseQueryFilters } from "../filtering";
 import { badRequest, featureDisabled } from "../http";
 import { describeDimension } from "../metrics/catalog";
+import { parseQueryFilters } from "../metrics/filtering";
 import { DEFAULT_KPI_SET } from "../metrics/kpis";
+import { ongoingCount, ratioMaxima, summarizeViewer } from "../metrics/viewer-summary";
 import type { RequestContext, Router } from "../router";
 import { enforceRangeLimits, parseTimeRange, TIME_RANGE_PARAMETERS, type TimeRange } from "../time-range";
 import { renderSession, type SessionKind, type SessionRecord } from "../world";
-import { ongoingCount, ratioMaxima, summarizeViewer } from "../world/viewer-summary";
 import { HOUR_MS, DAY_MS } from "../time";
 
 /**

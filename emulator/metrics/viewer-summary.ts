@@ -1,12 +1,12 @@
 import type { ViewerSummaryTotal } from "../contract/sessions";
+import { MINUTE_MS } from "../time";
+import type { SessionRecord } from "../world/types";
 import {
   connectionInducedRebufferingRatioPercent, isBadSession, isEnded, isEndedPlay, isExitBeforeVideoStart, isGoodSession,
   isPlay, isSpiStream, isVideoPlaybackFailure, isVideoPlaybackFailureOf, isVideoStartFailure, isVideoStartFailureOf,
   playingTimeMs, progress, rebufferingRatioPercent, type MetricContext, type SessionTest,
-} from "../metrics/classify";
-import { decimal, divide } from "../metrics/definitions";
-import type { SessionRecord } from "./types";
-import { MINUTE_MS } from "../time";
+} from "./classify";
+import { decimal, divide } from "./definitions";
 
 /**
  * The totals of a viewer summary (spec 2.3) over one viewer's sessions. Sessions are classified by

@@ -1,8 +1,8 @@
+import type { SessionRecord } from "../world/types";
 import {
   isVideoPlaybackFailure, isVideoPlaybackFailureOf, isVideoStartFailure, isVideoStartFailureOf, type ClockContext,
   type ClockTest,
-} from "../metrics/classify";
-import type { SessionRecord } from "./types";
+} from "./classify";
 
 /**
  * The boolean status flags of a session, named as spec 2.2 `status_info` and the boolean

@@ -1,13 +1,13 @@
-import { METRIC_FILTER_NAMES, SESSION_BOOLEAN_FILTER_NAMES, SESSION_FILTER_NAMES } from "./contract/dimensions";
-import type { FilterField, RuleGroup, RuleNode } from "./contract/filters";
-import { describeChoices } from "./text/suggest";
-import { badRequest } from "./http";
-import { snakeCase } from "./metrics/catalog";
-import type { RequestContext } from "./router";
-import { TIME_RANGE_PARAMETERS } from "./time-range";
-import { asnDescription, asnLookupValue, countryName, resourceName } from "./world/catalog";
-import { ERROR_CODE_READERS, SESSION_FLAGS, type SessionFlag } from "./world/flags";
-import type { SessionRecord } from "./world";
+import { METRIC_FILTER_NAMES, SESSION_BOOLEAN_FILTER_NAMES, SESSION_FILTER_NAMES } from "../contract/dimensions";
+import type { FilterField, RuleGroup, RuleNode } from "../contract/filters";
+import { describeChoices } from "../text/suggest";
+import type { AccountRequest } from "../accounts";
+import { badRequest } from "../http";
+import { TIME_RANGE_PARAMETERS } from "../time-range";
+import { asnDescription, asnLookupValue, countryName, resourceName } from "../world/catalog";
+import type { SessionRecord } from "../world";
+import { snakeCase } from "./catalog";
+import { ERROR_CODE_READERS, SESSION_FLAGS, type SessionFlag } from "./flags";
 
 /**
  * Filtering of sessions for the sessions and metrics endpoints: dimension filters, custom-tag
@@ -57,7 +57,7 @@ function readerOf(name: string): Reader {
 
 /**
  * The reader of any snake_case name as sessions stand at `nowMs`. An error code (spec 4.7) exists
- * only once its failure counts for the metrics (world/flags.ts: a playback failure once the
+ * only once its failure counts for the metrics (metrics/flags.ts: a playback failure once the
  * session has ended), so a filter on it agrees with the failure metric and its group-by.
  */
 function readerAt(name: string, nowMs: number): Reader {
@@ -179,7 +179,7 @@ export interface QueryFilters {
  * name is 400 with a did-you-mean. Error codes are read as sessions stand at the request's now.
  */
 export function parseQueryFilters(
-  { query, account, nowMs }: Pick<RequestContext, "query" | "account" | "nowMs">,
+  { query, account, nowMs }: Pick<AccountRequest, "query" | "account" | "nowMs">,
   vocabulary: "sessions" | "metrics",
   reserved: ReadonlySet<string>,
 ): QueryFilters {
