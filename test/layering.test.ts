@@ -1,0 +1,104 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkLayering, readTable } from "./support/layering";
+
+/**
+ * What may import what, as each folder's README states it in its "may import" column, and no cycle
+ * of value imports (test/README.md "Layering tables": how a table is read, and why `import type`
+ * is held to it too).
+ */
+
+/** The folders held to their tables with no break. */
+const HELD = ["emulator", "engine", "bench", "examples", "test"];
+
+/**
+ * The breaks provider/ is known to have today; the moves that end them are planned (the match
+ * estimate out of `client/`, one PII module that both the resource and the data source use, the
+ * saved-filter core without its batcher/spec cycle). The test asserts exactly this list, so a new
+ * break fails and an ended one must be struck off: the list only shrinks, and goes when it is empty.
+ */
+const PROVIDER_KNOWN_BREAKS = [
+  'provider/client/match-estimate.ts: import "../rules/match"',
+  'provider/client/match-estimate.ts: import type "../rules/tree"',
+  'provider/client/match-estimate.ts: import "../rules/validate"',
+  'provider/data/pii-receipt.ts: import "../resources/pii-opt-out-request/digest"',
+  'provider/data/pii-receipt.ts: import "../resources/pii-opt-out-request/receipt"',
+  'provider/data/pii-receipt.ts: import "../resources/pii-opt-out-request/verification"',
+];
+const PROVIDER_KNOWN_CYCLES = [
+  "provider/resources/saved-filter/batcher.ts -> provider/resources/saved-filter/spec.ts -> provider/resources/saved-filter/batcher.ts",
+];
+
+describe.each(HELD)("%s/ keeps the layering its README states", (folder) => {
+  it("its table is in form, no import breaks it, and no value imports go round in a cycle", () => {
+    expect(checkLayering(folder)).toEqual({ form: [], breaks: [], cycles: [] });
+  });
+});
+
+describe("emulator/ is a reading of the contract of its own", () => {
+  it("its table lets no file import anything outside emulator/: nothing of provider/ (emulator/README.md \"Layout\")", () => {
+    const rows = readTable("emulator").rows;
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.filter((row) => row.anything).map((row) => row.label)).toEqual([]);
+    expect(rows.flatMap((row) => row.allowed).filter((reference) => !reference.startsWith("emulator/"))).toEqual([]);
+  });
+});
+
+describe("provider/ keeps the layering its README states, but for the breaks known today", () => {
+  it("its table is in form, and its breaks and cycles are exactly the known ones", () => {
+    const report = checkLayering("provider");
+    expect(report.form).toEqual([]);
+    // A break reads "file: import "specifier" (target) breaks the row ...": the file and the import name it.
+    expect(report.breaks.map((line) => line.replace(/ \(.*$/, ""))).toEqual(PROVIDER_KNOWN_BREAKS);
+    expect(report.cycles).toEqual(PROVIDER_KNOWN_CYCLES);
+  });
+});
+
+describe("the layering checker", () => {
+  const root = mkdtempSync(path.join(tmpdir(), "layering-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const write = (file: string, text: string) => {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  };
+  write("app/low/a.ts", 'import type { C } from "../high/c";\nexport const a = 1;\nexport type A = C;\n');
+  write("app/low/b.ts", 'import { a } from "./a";\nexport const b = a;\n');
+  write("app/high/c.ts", 'import { b } from "../low/b";\nexport type C = typeof b;\nexport const c = () => import("./d");\n');
+  write("app/high/d.ts", 'export { c } from "./c";\nimport "../../outside/e";\n');
+  write("app/top.ts", 'import { c } from "./high/c";\nconst x = require("./missing");\nexport { c, x };\n');
+  write("outside/e.ts", "export {};\n");
+  /** Writes app/README.md with a table of these rows (first cell, may import) and checks app/. */
+  const checkWithTable = (rows: ReadonlyArray<readonly [string, string]>) => {
+    const lines = ["| folder | what | may import |", "|---|---|---|", ...rows.map(([unit, allowed]) => `| ${unit} | a part | ${allowed} |`)];
+    write("app/README.md", `${lines.join("\n")}\n`);
+    return checkLayering("app", root);
+  };
+
+  it("names the file, the import and the row it breaks; a type import counts; a file in no row is a break", () => {
+    const report = checkWithTable([["`low/`", "nothing of ours"], ["`high/`", "`low/b.ts` (its one value)"]]);
+    expect(report.form).toEqual([]);
+    expect(report.breaks).toEqual([
+      "app/top.ts: in no row of app/README.md",
+      'app/high/d.ts: import "../../outside/e" (outside/e.ts) breaks the row "`high/`" of app/README.md, which may import: `low/b.ts` (its one value)',
+      'app/low/a.ts: import type "../high/c" (app/high/c.ts) breaks the row "`low/`" of app/README.md, which may import: nothing of ours',
+      'app/top.ts: import "./missing" resolves to no file',
+    ]);
+    // c -> d by import(), d -> c by a re-export: a cycle. a -> c is a type import: no cycle through a.
+    expect(report.cycles).toEqual(["app/high/c.ts -> app/high/d.ts -> app/high/c.ts"]);
+  });
+
+  it("reads 'all of the above', `top level`, folders outside, and refuses a table out of form", () => {
+    const report = checkWithTable([
+      ["`low/`", "`high/` and `gone/`"],
+      ["`high/`", "all of the above, `../outside`"],
+      ["top level", "all of the above, the helpers"],
+    ]);
+    expect(report.form).toEqual([
+      "app/README.md, row \"`low/`\": `gone/` is no folder or file",
+      'app/README.md, row "top level": "the helpers" names no folder or file in a code span (or several); say "nothing of ours", "all of the above" or "anything" otherwise',
+    ]);
+    expect(report.breaks).toEqual(['app/top.ts: import "./missing" resolves to no file']);
+  });
+});
