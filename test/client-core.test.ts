@@ -170,6 +170,9 @@ describe("settings", () => {
     expect(() => resolveSettings({ ...base, timeoutMs: -1 })).toThrow(/timeoutMs/);
     expect(() => resolveSettings({ ...base, retry: { maxRetries: 1.5 } })).toThrow(/retry.maxRetries/);
     expect(() => resolveSettings({ ...base, clientId: "a:b" })).toThrow(/must not contain ':'/);
+    expect(() => resolveSettings({ ...base, maxResponseBytes: 0 })).toThrow(/maxResponseBytes must be a positive integer/);
+    expect(() => resolveSettings({ ...base, maxResponseBytes: 1.5 })).toThrow(/maxResponseBytes must be a positive integer/);
+    expect(() => resolveSettings({ ...base, maxResponseBytes: 600_000_000 })).toThrow("maxResponseBytes must be at most 500000000, got 600000000");
   });
 
   it("keeps the secret out of the client's inspection and serialisation", () => {

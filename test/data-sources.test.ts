@@ -5,6 +5,7 @@ import {
   AuthenticationError,
   InsightsError,
   NotFoundError,
+  ResponseTooLargeError,
   SettingsError,
   TimeoutError,
 } from "../provider/client";
@@ -447,6 +448,15 @@ describe("settings", () => {
     expect(refused).toBeInstanceOf(SettingsError);
     expect((refused as SettingsError).option).toBe("timeoutMs");
     expect((refused as Error).message).toBe('the environment variable INSIGHTS_TIMEOUT_MS must be an integer from 1 to 3600000, got "soon"');
+  });
+
+  it("the largest answer read is a setting: INSIGHTS_MAX_RESPONSE_BYTES ends a larger answer with the limit named", async () => {
+    vi.stubEnv("INSIGHTS_MAX_RESPONSE_BYTES", "100");
+    const cut = await failure(getFilterFields({ connection }));
+    expect(cut).toBeInstanceOf(ResponseTooLargeError);
+    expect(cut).toMatchObject({ limitBytes: 100, message: expect.stringContaining("more than the client's limit of 100 bytes (maxResponseBytes)") });
+    vi.stubEnv("INSIGHTS_MAX_RESPONSE_BYTES", "0");
+    expect(await failure(getFilterFields({ connection }))).toMatchObject({ option: "maxResponseBytes", message: 'the environment variable INSIGHTS_MAX_RESPONSE_BYTES must be an integer from 1 to 500000000, got "0"' });
   });
 
   describe("named accounts (README \"Accounts\")", () => {

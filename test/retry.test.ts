@@ -4,6 +4,8 @@ import {
   apiErrorFor,
   ArgumentError,
   ConnectionError,
+  RedirectError,
+  ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
   type HttpMethod,
@@ -50,8 +52,9 @@ describe("retry policy", () => {
     expect(decide(statusError(429, 120_000), { method: "POST" })).toMatchObject({ retry: false, reason: expect.stringContaining("budget") });
   });
 
-  it("does not retry client errors, schema mismatches or other thrown values", () => {
-    for (const error of [statusError(400), statusError(401), statusError(403), statusError(404), statusError(409), statusError(413), statusError(422), new ResponseValidationError(request, 200, ["x: y"]), new ArgumentError("limit", "too big"), new Error("bug")]) {
+  it("does not retry client errors, redirects, answers too large, schema mismatches or other thrown values", () => {
+    const unretried = [statusError(302), statusError(307), new ResponseTooLargeError(request, 200, 6_000_000), new ResponseValidationError(request, 200, ["x: y"])];
+    for (const error of [statusError(400), statusError(401), statusError(403), statusError(404), statusError(409), statusError(413), statusError(422), ...unretried, new ArgumentError("limit", "too big"), new Error("bug")]) {
       expect(decide(error).retry, String(error)).toBe(false);
     }
   });
@@ -101,6 +104,21 @@ describe("outcome of a failed write", () => {
     for (const error of [statusError(400), statusError(409), statusError(429), new ArgumentError("limit", "too big"), new Error("bug")]) {
       expect(isOutcomeUnknown(error), String(error)).toBe(false);
     }
+  });
+
+  it("is unknown after a success whose answer could not be read: too large, or not its schema", () => {
+    expect(isOutcomeUnknown(new ResponseTooLargeError(request, 201, 6_000_000))).toBe(true);
+    expect(isOutcomeUnknown(new ResponseTooLargeError(request, 201, 6_000_000, 200_000_000))).toBe(true);
+    expect(isOutcomeUnknown(new ResponseValidationError(request, 201, ["(body): not JSON"]))).toBe(true);
+  });
+
+  it("is unknown after a redirect that may follow processing (300 to 305), known not applied after 307 and 308", () => {
+    for (const status of [300, 301, 302, 303, 304, 305]) {
+      const error = statusError(status);
+      expect(error).toBeInstanceOf(RedirectError);
+      expect(isOutcomeUnknown(error), String(status)).toBe(true);
+    }
+    for (const status of [307, 308]) expect(isOutcomeUnknown(statusError(status)), String(status)).toBe(false);
   });
 });
 

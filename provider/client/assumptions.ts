@@ -128,7 +128,7 @@ export interface ErrorBodyReading {
   parameter?: string;
 }
 
-/** Error bodies kept as text are cut to this length (they end up in error objects and logs). */
+/** What is read from an error body is cut to this length (it ends up in error messages and logs). */
 const MAX_ERROR_TEXT = 500;
 
 /**
@@ -144,7 +144,7 @@ export function readErrorBody(body: unknown): ErrorBodyReading {
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) return {};
   const record = body as Record<string, unknown>;
-  const text = (key: string) => (typeof record[key] === "string" && record[key] !== "" ? (record[key] as string) : undefined);
+  const text = (key: string) => (typeof record[key] === "string" && record[key] !== "" ? (record[key] as string).slice(0, MAX_ERROR_TEXT) : undefined);
   const looksLikeCode = (value: string | undefined) => value !== undefined && /^[A-Za-z0-9_.:-]+$/.test(value);
   const errorMember = text("error");
   const message = text("message") ?? text("detail") ?? text("error_description") ?? (looksLikeCode(errorMember) ? undefined : errorMember);

@@ -88,7 +88,9 @@ export {
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
+  RedirectError,
   RequestError,
+  ResponseTooLargeError,
   ResponseValidationError,
   SettingsError,
   TimeoutError,
@@ -116,5 +118,5 @@ export type {
 export { DEFAULT_RETRY_OPTIONS, type RetryOptions } from "./core/retry";
 export { DEFAULT_RATE_BUDGET, type RateBudgetOptions } from "./core/rate-budget";
 export { LOG_ENV, type InsightsLogger, type LogDetails, type LogLevel } from "./core/logging";
-export { DEFAULT_CLIENT_OPTIONS, SETTINGS_ENV, type InsightsClientOptions } from "./core/settings";
+export { DEFAULT_CLIENT_OPTIONS, MAX_RESPONSE_BYTES_LIMIT, SETTINGS_ENV, type InsightsClientOptions } from "./core/settings";
 export type { CallOptions } from "./core/transport";

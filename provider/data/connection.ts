@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { InsightsClient, SettingsError, SETTINGS_ENV, type InsightsClientOptions } from "../client";
+import { InsightsClient, MAX_RESPONSE_BYTES_LIMIT, SettingsError, SETTINGS_ENV, type InsightsClientOptions } from "../client";
 import { describeChoices } from "../schema/suggest";
 
 /**
@@ -28,8 +28,9 @@ export interface InsightsConnection {
 export type ConnectionSettings = Required<InsightsConnection>;
 
 /**
- * Timeouts and retry budget of the client that the dynamic-provider host and the data sources make,
- * so that a user on a slow network can raise them and a test can lower them. Each is read from the
+ * Timeouts, retry budget, pacing and the answer size limit of the client that the dynamic-provider
+ * host and the data sources make, so that a user on a slow network can raise them and a test can
+ * lower them. Each is read from the
  * stack config (`insights:timeoutMs`), else the environment (`INSIGHTS_TIMEOUT_MS`); absent ones
  * keep the client's defaults (client/core/settings.ts).
  */
@@ -40,6 +41,8 @@ export interface TransportTuning {
   maxRetries?: number;
   /** Time budget of one call from its first attempt, retry waits included, in milliseconds (default 150 000). */
   retryBudgetMs?: number;
+  /** The largest answer read, in bytes (default 6 000 000, a little over the service's 5 700 000; docs/api.md 11.7). */
+  maxResponseBytes?: number;
   /** Requests of this process to the service's address per 5 minutes (client pacing; default 3000). */
   requestsPerFiveMinutes?: number;
   /** Historical-metric requests per account a minute (client pacing; default 400). */
@@ -47,8 +50,8 @@ export interface TransportTuning {
   /** Real-time-metric requests per account a minute (client pacing; default 500). */
   realTimeMetricsPerMinute?: number;
   /**
-   * How long an operation whose outcome is unknown (a timeout, a reset after sending, a 5xx to a
-   * POST) waits for the account to show the earlier attempt before it fails, in milliseconds
+   * How long an operation whose outcome is unknown (a timeout, a reset after sending, a 5xx, an
+   * unreadable answer or most redirects to a POST: client/core/retry.ts `isOutcomeUnknown`) waits for the account to show the earlier attempt before it fails, in milliseconds
    * (default 60 000). Only the dynamic-provider host writes.
    */
   unknownOutcomeWaitMs?: number;
@@ -62,6 +65,7 @@ export const TUNING_SETTINGS = {
   timeoutMs: { env: "INSIGHTS_TIMEOUT_MS", minimum: 1, maximum: 3_600_000 },
   maxRetries: { env: "INSIGHTS_MAX_RETRIES", minimum: 0, maximum: 100 },
   retryBudgetMs: { env: "INSIGHTS_RETRY_BUDGET_MS", minimum: 0, maximum: 86_400_000 },
+  maxResponseBytes: { env: "INSIGHTS_MAX_RESPONSE_BYTES", minimum: 1, maximum: MAX_RESPONSE_BYTES_LIMIT },
   requestsPerFiveMinutes: { env: "INSIGHTS_REQUESTS_PER_FIVE_MINUTES", minimum: 1, maximum: 1_000_000 },
   historicalMetricsPerMinute: { env: "INSIGHTS_HISTORICAL_METRICS_PER_MINUTE", minimum: 1, maximum: 1_000_000 },
   realTimeMetricsPerMinute: { env: "INSIGHTS_REAL_TIME_METRICS_PER_MINUTE", minimum: 1, maximum: 1_000_000 },
@@ -106,6 +110,7 @@ export function clientOptionsOf(settings: ConnectionSettings, tuning: TransportT
   return {
     ...settings,
     ...(tuning.timeoutMs === undefined ? {} : { timeoutMs: tuning.timeoutMs }),
+    ...(tuning.maxResponseBytes === undefined ? {} : { maxResponseBytes: tuning.maxResponseBytes }),
     retry,
     // Only budgets that were set: an empty object would override INSIGHTS_RATE_BUDGET=off.
     ...(Object.keys(rateBudget).length === 0 ? {} : { rateBudget }),

@@ -2,7 +2,8 @@ import { unknownOutcomeWaitMs } from "./runtime";
 
 /**
  * What an operation does when it cannot know whether its write was applied: a timeout, a connection
- * reset after sending, or a 5xx to a POST (client/core/retry.ts, `isOutcomeUnknown`). The API has no
+ * reset after sending, a 5xx, a success whose answer could not be read (too large, or not its schema)
+ * or a redirect other than 307 and 308 to a POST (client/core/retry.ts, `isOutcomeUnknown`). The API has no
  * idempotency key (docs/api.md 10.1), so sending the write again could apply it twice. The operation
  * instead watches the account for the earlier attempt for a bounded time, and otherwise fails with
  * {@link UnknownOutcomeError}: the next `pulumi up` looks for what the attempt made and adopts it.

@@ -144,12 +144,38 @@ export abstract class RequestError extends InsightsError {
 export interface ApiErrorDetails extends RequestDescription {
   /** The HTTP status of the answer. */
   status: number;
-  /** The response body: parsed JSON, or the raw text when it is not JSON. */
+  /** The response body: parsed JSON, or the raw text when it is not JSON (an ApiError keeps at most 4,096 characters of it). */
   body: unknown;
   /** The wait the server asked for with `Retry-After`, in milliseconds. */
   retryAfterMs?: number;
   /** The response headers, names in lower case. */
   headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The most characters of an error body an {@link ApiError} keeps in `body`: its JSON text, or its raw
+ * text. An error travels into logs, messages and `JSON.stringify`, so what a server answers cannot
+ * make it large (docs/api.md 11.7).
+ */
+export const MAX_KEPT_ERROR_BODY = 4_096;
+
+/**
+ * The body an {@link ApiError} keeps: the value itself when its JSON text (or its text) is at most
+ * {@link MAX_KEPT_ERROR_BODY} characters, else the beginning of that text ending with an ellipsis.
+ */
+function keptErrorBody(body: unknown): unknown {
+  if (body === undefined || body === null || typeof body === "number" || typeof body === "boolean") return body;
+  let text: string | undefined;
+  if (typeof body === "string") text = body;
+  else {
+    try {
+      text = JSON.stringify(body);
+    } catch {
+      // cycles, BigInt: described below
+    }
+  }
+  if (text === undefined) return describeValue(body);
+  return text.length <= MAX_KEPT_ERROR_BODY ? body : `${text.slice(0, MAX_KEPT_ERROR_BODY - 1)}…`;
 }
 
 /** Headers that carry a request id, in the order they are looked for (the service documents none). */
@@ -163,7 +189,11 @@ const REQUEST_ID_HEADERS = ["x-request-id", "request-id", "x-amzn-requestid", "x
 export class ApiError extends RequestError {
   /** The HTTP status of the answer (spec 7). */
   readonly status: number;
-  /** The parsed response body as received. */
+  /**
+   * The response body: parsed JSON, or its text when it is not JSON; when its text is longer than
+   * 4,096 characters (or was cut while reading, docs/api.md 11.7), the beginning of that text ending
+   * with an ellipsis.
+   */
   readonly body: unknown;
   /** The machine-readable code of the body (`error`), when given. */
   readonly code?: string;
@@ -186,7 +216,7 @@ export class ApiError extends RequestError {
     this.headers = headers;
     if (requestId !== undefined) this.requestId = requestId;
     this.status = details.status;
-    this.body = details.body;
+    this.body = keptErrorBody(details.body);
     if (errorBody.code !== undefined) this.code = errorBody.code;
     if (errorBody.message !== undefined) this.detail = errorBody.message;
     if (errorBody.parameter !== undefined) this.parameter = errorBody.parameter;
@@ -208,9 +238,45 @@ export class ApiError extends RequestError {
 
 function describeApiError(details: ApiErrorDetails, body: ErrorBodyReading): string {
   const head = `${details.method} ${details.path} failed with HTTP ${details.status}`;
+  // A redirect's body is a page for browsers: the message says where it pointed instead.
+  if (isRedirectStatus(details.status)) {
+    return `${head}: a redirect ${describeRedirectTarget(redirectTarget(details.headers?.location))}, not followed (the API does not redirect; check the base URL)`;
+  }
   const code = body.code === undefined ? "" : ` (${body.code})`;
   const parameter = body.parameter === undefined ? "" : ` [parameter: ${body.parameter}]`;
   return `${head}${code}${body.message === undefined ? "" : `: ${body.message}`}${parameter}`;
+}
+
+/** True for a 3xx status: a redirect (RFC 9110 15.4). */
+function isRedirectStatus(status: number): boolean {
+  return status >= 300 && status < 400;
+}
+
+/** Where a `Location` header points, as far as a message may say: a host, the same host, or nothing readable. */
+type RedirectTarget = { host: string } | "same host" | "no location" | "unreadable";
+
+/**
+ * The target of a redirect's `Location`: only the host of an absolute or scheme-relative one (its
+ * path and query could carry anything), as the URL parser normalises it (no spaces or control
+ * characters can remain in it).
+ */
+function redirectTarget(location: string | undefined): RedirectTarget {
+  if (location === undefined || location.trim() === "") return "no location";
+  const placeholder = "relative.invalid";
+  try {
+    const url = new URL(location.trim(), `http://${placeholder}/`);
+    if (url.host === placeholder && !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(location.trim())) return "same host";
+    return url.host === "" ? "unreadable" : { host: url.host };
+  } catch {
+    return "unreadable";
+  }
+}
+
+function describeRedirectTarget(target: RedirectTarget): string {
+  if (target === "no location") return "without a Location";
+  if (target === "unreadable") return "to a Location that is not a URL";
+  if (target === "same host") return "to another path of the same host";
+  return `to the host ${target.host}`;
 }
 
 /** 400: invalid parameters (spec 7). */
@@ -243,9 +309,34 @@ const API_ERROR_BY_STATUS: Readonly<Record<number, typeof ApiError>> = {
   429: RateLimitError,
 };
 
+/**
+ * 3xx: the answer was a redirect, which the client never follows (docs/api.md 11.7): the request is
+ * not sent on, so its credentials never reach another host. `locationHost` is the host the
+ * `Location` header names, when it names one (an absolute or scheme-relative URL); a relative one
+ * stays on the same host.
+ */
+export class RedirectError extends ApiError {
+  /** The host of the `Location` header (`host:port` when it has a port), when it names one. */
+  readonly locationHost?: string;
+
+  constructor(details: ApiErrorDetails) {
+    super(details);
+    const target = redirectTarget(this.headers.location);
+    if (typeof target === "object") this.locationHost = target.host;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), ...(this.locationHost === undefined ? {} : { locationHost: this.locationHost }) };
+  }
+}
+
 /** The most specific {@link ApiError} subclass for a status. */
 export function apiErrorFor(details: ApiErrorDetails): ApiError {
-  const ErrorClass = details.status >= 500 ? InternalServerError : (API_ERROR_BY_STATUS[details.status] ?? ApiError);
+  const ErrorClass = isRedirectStatus(details.status)
+    ? RedirectError
+    : details.status >= 500
+      ? InternalServerError
+      : (API_ERROR_BY_STATUS[details.status] ?? ApiError);
   return new ErrorClass(details);
 }
 
@@ -269,6 +360,37 @@ export class TimeoutError extends RequestError {
 
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), timeoutMs: this.timeoutMs };
+  }
+}
+
+/** Spec 8: the service refuses a metric answer over 5,700,000 bytes with a 413; no answer of the API is larger. */
+const API_ANSWER_LIMIT_BYTES = 5_700_000;
+
+/**
+ * A successful answer was larger than the client reads (`maxResponseBytes`, docs/api.md 11.7): the
+ * client stopped reading at the limit and closed the connection. The service refuses an answer over
+ * 5,700,000 bytes with a 413 (spec 8), so no answer of the API is this large. The request itself was
+ * received and answered: after a POST its outcome is unknown (retry.ts `isOutcomeUnknown`).
+ */
+export class ResponseTooLargeError extends RequestError {
+  constructor(
+    request: RequestDescription,
+    /** The HTTP status of the answer. */
+    readonly status: number,
+    /** The limit the answer passed, in bytes. */
+    readonly limitBytes: number,
+    /** The size the answer announced in `Content-Length`, when it announced one over the limit. */
+    readonly announcedBytes?: number,
+  ) {
+    const limit = `the client's limit of ${limitBytes} bytes (maxResponseBytes)`;
+    const what = announcedBytes === undefined ? `is larger than ${limit}; reading stopped there` : `announces ${announcedBytes} bytes, more than ${limit}; it was not read`;
+    // Past the contract's own limit the answer cannot be the API's: most likely the base URL points elsewhere.
+    const advice = limitBytes >= API_ANSWER_LIMIT_BYTES ? "; the API answers nothing that large (it refuses answers over 5,700,000 bytes with HTTP 413, spec 8): check the base URL" : "";
+    super(request, `${request.method} ${request.path}: the HTTP ${status} answer ${what}${advice}`);
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), status: this.status, limitBytes: this.limitBytes, ...(this.announcedBytes === undefined ? {} : { announcedBytes: this.announcedBytes }) };
   }
 }
 

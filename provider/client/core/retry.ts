@@ -1,5 +1,14 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { ApiError, ConnectionError, RateLimitError, TimeoutError, type HttpMethod } from "./errors";
+import {
+  ApiError,
+  ConnectionError,
+  RateLimitError,
+  RedirectError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  TimeoutError,
+  type HttpMethod,
+} from "./errors";
 
 /** Settings of the retry policy (`decideRetry` in provider/client/core/retry.ts); defaults in {@link DEFAULT_RETRY_OPTIONS}. */
 export interface RetryOptions {
@@ -91,21 +100,35 @@ function retryWait(options: RetryOptions, failed: FailedAttempt): { delayMs: num
   return { delayMs: backoffDelay(options, failed.attempt), reason: `${what}, backoff` };
 }
 
-/** 429, 5xx, connection errors and timeouts: failures that a later identical request may not meet. */
+/**
+ * 429, 5xx, connection errors and timeouts: failures that a later identical request may not meet.
+ * Not a redirect nor an answer larger than `maxResponseBytes`: the same request meets them again
+ * (docs/api.md 11.7).
+ */
 export function isRetryable(error: unknown): boolean {
   if (error instanceof ConnectionError || error instanceof TimeoutError || error instanceof RateLimitError) return true;
   return error instanceof ApiError && error.status >= 500;
 }
 
 /**
- * True when a failed write may have been applied although no usable answer came: a connection
- * error or a timeout (the request may have been committed before the answer was lost), and also
- * any 5xx, since a server error after a write does not say whether the write was committed. The
- * callers that POST (the saved-filter batcher, the PII submission) reconcile through a list before
+ * True when a failed write may have been applied although no usable answer came (docs/api.md 11.7):
+ * - a connection error or a timeout: the request may have been committed before the answer was lost;
+ * - any 5xx: a server error after a write does not say whether the write was committed;
+ * - a successful status whose answer could not be read (larger than `maxResponseBytes`, or not
+ *   matching its schema): the write was applied, but what it made is not known;
+ * - a redirect other than 307 and 308. RFC 9110 15.4: a 303 is typically sent after a POST has been
+ *   processed, pointing at its result; 301 and 302 say the resource moved, but clients long turned
+ *   a POST into a GET after them, so a server may have acted on the write first: neither can be
+ *   taken as a refusal. A 307 or a 308 asks for the same request at another URI without changing it,
+ *   so nothing was done here: the write failed, known not applied.
+ * The callers that POST (the saved-filter batcher, the PII submission) reconcile through a list before
  * sending anything again. A 4xx is a refusal: nothing was applied.
  */
 export function isOutcomeUnknown(error: unknown): boolean {
-  return error instanceof ConnectionError || error instanceof TimeoutError || (error instanceof ApiError && error.status >= 500);
+  if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
+  if (error instanceof ResponseTooLargeError || error instanceof ResponseValidationError) return true;
+  if (error instanceof RedirectError) return error.status !== 307 && error.status !== 308;
+  return error instanceof ApiError && error.status >= 500;
 }
 
 /**

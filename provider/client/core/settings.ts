@@ -19,6 +19,14 @@ export interface InsightsClientOptions {
   timeoutMs?: number;
   /** Requests of this account that may be in flight at once (spec 8). Default 8. */
   maxConcurrency?: number;
+  /**
+   * The largest answer the client reads, in bytes (a whole number up to {@link MAX_RESPONSE_BYTES_LIMIT}).
+   * A successful answer past it ends the attempt with a `ResponseTooLargeError`, counted while the
+   * body arrives, so a call never holds more than about this much of an answer. Default 6,000,000: a
+   * little over the 5,700,000 bytes past which the service refuses an answer with a 413 (spec 8,
+   * docs/api.md 11.7). Error answers are read up to 64 KiB whatever this is.
+   */
+  maxResponseBytes?: number;
   /** Retry policy (see retry.ts); every field optional. */
   retry?: Partial<RetryOptions>;
   /**
@@ -50,9 +58,18 @@ export const DEFAULT_CLIENT_OPTIONS = {
   // Spec 8 allows hundreds of concurrent requests per account, but the global limit of 3000 requests
   // per 5 minutes per IP (docs/api.md 10.1) makes a small bound the polite default.
   maxConcurrency: 8,
+  // Spec 8: the service refuses an answer over 5,700,000 bytes with a 413, so no valid answer is
+  // larger; the margin leaves room for a service that counts a little differently (docs/api.md 11.7).
+  maxResponseBytes: 6_000_000,
   retry: DEFAULT_RETRY_OPTIONS,
   rateBudget: DEFAULT_RATE_BUDGET,
-} satisfies Required<Pick<InsightsClientOptions, "timeoutMs" | "maxConcurrency">> & { retry: RetryOptions; rateBudget: RateBudgetOptions };
+} satisfies Required<Pick<InsightsClientOptions, "timeoutMs" | "maxConcurrency" | "maxResponseBytes">> & { retry: RetryOptions; rateBudget: RateBudgetOptions };
+
+/**
+ * The largest `maxResponseBytes` accepted: an answer is decoded into one string, and V8's strings
+ * hold at most about 2^29 characters (536,870,888).
+ */
+export const MAX_RESPONSE_BYTES_LIMIT = 500_000_000;
 
 /** The environment variables read when an option is not given. */
 export const SETTINGS_ENV = {
@@ -94,6 +111,8 @@ export interface ClientSettings {
   credentials: Credentials;
   timeoutMs: number;
   maxConcurrency: number;
+  /** The largest successful answer read, in bytes. */
+  maxResponseBytes: number;
   retry: RetryOptions;
   /** The pacing budgets, or false when pacing is off. */
   rateBudget: RateBudgetOptions | false;
@@ -120,9 +139,14 @@ export function resolveSettings(options: InsightsClientOptions = {}): ClientSett
   const credentials = new Credentials(clientId, setting("clientSecret"));
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_OPTIONS.timeoutMs;
   const maxConcurrency = options.maxConcurrency ?? DEFAULT_CLIENT_OPTIONS.maxConcurrency;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_CLIENT_OPTIONS.maxResponseBytes;
   const retry: RetryOptions = { ...DEFAULT_CLIENT_OPTIONS.retry, ...options.retry };
   requirePositive("timeoutMs", timeoutMs);
   requirePositive("maxConcurrency", maxConcurrency, true);
+  requirePositive("maxResponseBytes", maxResponseBytes, true);
+  if (maxResponseBytes > MAX_RESPONSE_BYTES_LIMIT) {
+    throw new SettingsError("maxResponseBytes", `maxResponseBytes must be at most ${MAX_RESPONSE_BYTES_LIMIT}, got ${describeValue(maxResponseBytes)}`);
+  }
   requirePositive("retry.maxRetries", retry.maxRetries, true, true);
   requirePositive("retry.baseDelayMs", retry.baseDelayMs, false, true);
   requirePositive("retry.maxDelayMs", retry.maxDelayMs, false, true);
@@ -135,7 +159,7 @@ export function resolveSettings(options: InsightsClientOptions = {}): ClientSett
     requirePositive("rateBudget.realTimeMetricsPerMinute", rateBudget.realTimeMetricsPerMinute, true);
     requirePositive("rateBudget.marginMs", rateBudget.marginMs, false, true);
   }
-  return { baseUrl, credentials, timeoutMs, maxConcurrency, retry, rateBudget, logger: resolveLogger(options, env) };
+  return { baseUrl, credentials, timeoutMs, maxConcurrency, maxResponseBytes, retry, rateBudget, logger: resolveLogger(options, env) };
 }
 
 /** The environment variable that turns pacing off for every client that is not given `rateBudget`: `off`. */

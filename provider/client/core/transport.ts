@@ -1,4 +1,4 @@
-import { Pool } from "undici";
+import { Pool, type Dispatcher } from "undici";
 import type { z } from "zod";
 import { accountSemaphore, type AccountSemaphore } from "./concurrency";
 import {
@@ -11,6 +11,7 @@ import {
   InsightsError,
   RateLimitError,
   RequestError,
+  ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
   type RequestDescription,
@@ -28,8 +29,12 @@ import type { ClientSettings } from "./settings";
  */
 export type CallOptions = Pick<RequestOptions, "timeoutMs" | "signal" | "maxRetries" | "logger">;
 
-/** Error bodies longer than this are cut when kept as raw text (they end up in error objects). */
-const MAX_RAW_ERROR_BODY = 2_000;
+/**
+ * The most bytes read of an error answer (any status from 300 on), whatever `maxResponseBytes` is:
+ * enough for any explanation, and an endless error body ends there. The error keeps less
+ * (errors.ts `MAX_KEPT_ERROR_BODY`).
+ */
+const MAX_ERROR_BODY_READ = 65_536;
 
 /** The `User-Agent` of every request: this package's version and Node's. */
 const USER_AGENT = `pulumi-insights/${packageVersion()} node/${process.versions.node}`;
@@ -39,6 +44,8 @@ interface RawAnswer {
   status: number;
   headers: Record<string, string>;
   text: string;
+  /** False when reading stopped at {@link MAX_ERROR_BODY_READ} before the body's end (error answers only). */
+  complete: boolean;
 }
 
 /**
@@ -166,6 +173,9 @@ export class Transport implements Requester {
       if (options.signal?.aborted) throw abortErrorOf(what, options.signal.reason);
       // A base URL may carry a path prefix; its trailing slash is dropped so paths join with one "/".
       const base = this.#settings.baseUrl.pathname.replace(/\/+$/, "");
+      // A Pool follows no redirect (undici does only through its redirect interceptor, never used
+      // here): a 3xx comes back as it is and parseAnswer makes it an error, so the credentials never
+      // travel on to the Location.
       const response = await this.#pool.request({
         method: options.method,
         path: `${base}${options.path}${description.query ? `?${description.query}` : ""}`,
@@ -178,8 +188,7 @@ export class Transport implements Requester {
         body: call.body,
         signal: controller.signal,
       });
-      const text = await response.body.text();
-      return { status: response.statusCode, headers: flatHeaders(response.headers), text };
+      return await readAnswer(response, description, this.#settings.maxResponseBytes);
     } catch (error) {
       if (error instanceof InsightsError) throw error;
       if (timedOut) throw new TimeoutError(description, call.timeoutMs, error);
@@ -228,6 +237,52 @@ interface CallContext {
   body: string | null;
   /** Time spent waiting for the rate budgets so far. */
   pacedMs: number;
+}
+
+/**
+ * Reads an answer without ever holding more of it than its limit: `maxResponseBytes` for a
+ * successful one, whose excess ends the attempt with a {@link ResponseTooLargeError} (refused at
+ * once when `Content-Length` announces more), {@link MAX_ERROR_BODY_READ} for an error, which keeps
+ * the beginning. Reading stops at the limit and the body is destroyed, which closes the connection:
+ * an endless body costs no more than the limit (docs/api.md 11.7). (undici's own `maxResponseSize`
+ * would end both kinds alike, with an error that names no limit.)
+ */
+async function readAnswer(response: Dispatcher.ResponseData, description: RequestDescription, maxResponseBytes: number): Promise<RawAnswer> {
+  const status = response.statusCode;
+  const headers = flatHeaders(response.headers);
+  const success = status < 300;
+  const limit = success ? maxResponseBytes : MAX_ERROR_BODY_READ;
+  const announced = Number(headers["content-length"]);
+  if (success && Number.isFinite(announced) && announced > limit) {
+    discard(response.body);
+    throw new ResponseTooLargeError(description, status, limit, announced);
+  }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  let complete = true;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    if (length + chunk.length > limit) {
+      chunks.push(chunk.subarray(0, limit - length));
+      length = limit;
+      complete = false;
+      break;
+    }
+    chunks.push(chunk);
+    length += chunk.length;
+  }
+  if (!complete) {
+    // Leaving the loop early has destroyed the body already; once more costs nothing and says why.
+    discard(response.body);
+    if (success) throw new ResponseTooLargeError(description, status, limit);
+  }
+  // As undici's own `text()`: UTF-8, a byte order mark dropped, invalid sequences replaced.
+  return { status, headers, text: new TextDecoder().decode(Buffer.concat(chunks, length)), complete };
+}
+
+/** Stops reading a body and closes its connection; the abort it reports is expected, not a failure. */
+function discard(body: Dispatcher.ResponseData["body"]): void {
+  body.on("error", () => {});
+  body.destroy();
 }
 
 /** Response headers as single strings (repeated ones joined with ", "). */
@@ -291,21 +346,26 @@ function asInsightsError(what: string, error: unknown): InsightsError {
   return new InsightsError(`${what}: unexpected failure (${error instanceof Error ? error.message : describeValue(error)})`, { cause: error });
 }
 
-/** Turns an answer into the parsed result, or the {@link ApiError} subclass of its status. */
+/**
+ * Turns an answer into the parsed result, or the {@link ApiError} subclass of its status: from 300
+ * on, since a redirect is never followed (a 3xx is a `RedirectError` of errors.ts, docs/api.md 11.7) and its
+ * body, however well it fits the schema, is not the answer to the request.
+ */
 function parseAnswer<Schema extends z.ZodType>(answer: RawAnswer, description: RequestDescription, schema: Schema, nowMs: number): z.infer<Schema> {
   let json: unknown;
-  let isJson = true;
+  let isJson = answer.complete;
   try {
-    json = answer.text.length === 0 ? undefined : JSON.parse(answer.text);
+    if (isJson) json = answer.text.length === 0 ? undefined : JSON.parse(answer.text);
   } catch {
     isJson = false;
   }
-  if (answer.status >= 400) {
+  if (answer.status >= 300) {
     const retryAfterMs = parseRetryAfter(answer.headers["retry-after"], nowMs);
     throw apiErrorFor({
       ...description,
       status: answer.status,
-      body: isJson ? json : answer.text.slice(0, MAX_RAW_ERROR_BODY),
+      // A body cut while reading is kept as text; ApiError keeps its beginning (errors.ts).
+      body: isJson ? json : answer.text,
       headers: answer.headers,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
