@@ -182,7 +182,10 @@ export class Deployment {
     return this.deploy(false);
   }
 
-  /** `pulumi refresh --yes`: reads every resource and takes what the account holds into the state. */
+  /**
+   * `pulumi refresh --yes`: reads every resource and takes what the account holds into the state;
+   * the provider's diff of it against the declaration prints its lines, as under the CLI since 3.120.
+   */
   async refresh(): Promise<Drift[]> {
     this.write(`Refreshing (${this.options.stack}):`);
     const drifts: Drift[] = [];
@@ -198,6 +201,10 @@ export class Deployment {
         .filter((property) => property !== "__provider" && !isDeepStrictEqual(entry.outputs[property], read.outputs[property]))
         .sort();
       this.state.set(key, { ...entry, id: read.id, outputs: read.outputs, inputs: read.inputs ?? entry.inputs });
+      // As the CLI since 3.120: the refresh asks the provider's diff of what the account holds (the
+      // outputs read) against the declaration (the recorded inputs), docs/dynamic-providers.md rule 7;
+      // what the provider prints then, such as a rule-tree diff, is part of what a refresh shows.
+      await this.options.host.diff(read.id, read.outputs, entry.inputs, { urn: this.urn(entry), oldInputs: read.inputs ?? entry.inputs });
       if (changed.length === 0) return;
       drifts.push({ type: entry.type, name: entry.name, kind: "changed", properties: changed });
       this.write(` ~  ${entry.type}  ${entry.name}  updated [diff: ${changed.map((property) => `~${property}`).join(", ")}]`);
@@ -205,6 +212,7 @@ export class Deployment {
         for (const line of describeChange(property, entry.outputs[property], read.outputs[property])) this.write(`      ${line}`);
       }
     }));
+    await this.hostOutputSettled();
     this.write(drifts.length === 0 ? "Resources: no drift" : `Resources: ${drifts.length} changed outside Pulumi (the next update puts them back)`);
     return drifts;
   }

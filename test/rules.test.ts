@@ -208,4 +208,46 @@ describe("describeRulesDiff", () => {
     expect(diff).toContain(`field: "Country"`);
     expect(diff).not.toContain("Akamai");
   });
+
+  it("matches children by content wherever they moved: a changed leaf is one leaf, a removed rule is removed", () => {
+    // json-diff paired children by position: the moved Tag leaf and the removed Country leaf read as
+    // one leaf whose every property changed.
+    const changed = and(tag("deviceId").notContains("qa-"), or(field("CDN").equals("Fastly"), field("CDN").equals("Akamai")), field("ISP").equals("BT"));
+    expect(describeRulesDiff(review, changed).split("\n")).toEqual([
+      " {",
+      '   op: "and"',
+      "   rules: [",
+      "-    {",
+      '-      field: "Country"',
+      '-      op: "contains"',
+      '-      value: "United States"',
+      "-    }",
+      "     {",
+      '       field: "Tag"',
+      '       key: "deviceId"',
+      '       op: "not_contains"',
+      '-      value: "test-"',
+      '+      value: "qa-"',
+      "     }",
+      "     ...",
+      "+    {",
+      '+      field: "ISP"',
+      '+      op: "equals"',
+      '+      value: "BT"',
+      "+    }",
+      "   ]",
+      " }",
+      "",
+    ]);
+  });
+
+  it("reads a root of another op as a one-child group when the other tree nests that op", () => {
+    // The account may hold or(a, b) where the program wrote and(or(a, c), d): the or-groups meet.
+    const held = or(field("Country").equals("United States"), field("Country").equals("Mexico"));
+    const declared = and(or(field("Country").equals("United States"), field("Country").equals("Canada")), tag("deviceId").notContains("test-"));
+    const diff = describeRulesDiff(held, declared);
+    expect(diff).toContain('-          value: "Mexico"\n+          value: "Canada"');
+    expect(diff).toContain('+      key: "deviceId"');
+    expect(diff).not.toMatch(/^[-+] *op: "(and|or)"/m);
+  });
 });

@@ -1,27 +1,211 @@
 /**
- * A readable diff of two rule trees for previews, on their canonical forms (so reordering or
- * regrouping shows nothing), rendered by the `json-diff` package without colour.
+ * A readable diff of two rule trees for previews. Trees that differ only in order or grouping show
+ * nothing (they compare on their canonical forms). A real change is shown on the trees as written,
+ * with each child matched to its counterpart by content, never by position: an unchanged child
+ * reads `...` wherever it moved, a leaf whose op or value changed reads as that leaf with the old
+ * and new value, and only what has no counterpart is added or removed. Positional pairing (what a
+ * generic JSON diff does) would show a removed Country leaf and an added Tag leaf as one leaf whose
+ * every property changed.
  */
-import { canonicalRules } from "./canonical";
-import type { RuleGroup } from "./tree";
+import { canonicalRules, rulesEqual } from "./canonical";
+import { isRuleGroup, TAG_FIELD, type RuleGroup, type RuleLeaf, type RuleNode } from "./tree";
 
-/** The part of json-diff's API used here (the package ships no types). */
-interface JsonDiff {
-  diffString(before: unknown, after: unknown, options: { color: boolean; outputKeys: string[] }): string;
+/** The first column of a line: unchanged, only in the old tree, only in the new one. */
+type Sign = " " | "-" | "+";
+
+const keys = new WeakMap<RuleNode, string>();
+
+/** Text equal for nodes that mean the same (`and(x)` is `x`): the canonical form of the node. */
+function keyOf(node: RuleNode): string {
+  let key = keys.get(node);
+  if (key === undefined) {
+    key = JSON.stringify(canonicalRules({ op: "and", rules: [node] }));
+    keys.set(node, key);
+  }
+  return key;
 }
 
-// A typed require keeps json-diff's untyped CommonJS module out of the type system without a new
-// @types dependency for one function.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const jsonDiff = require("json-diff") as JsonDiff;
+/** A leaf with a fixed key order; `key` only for Tag (canonical.ts says why). */
+function leafOf(leaf: RuleLeaf): RuleLeaf {
+  return leaf.field === TAG_FIELD && leaf.key !== undefined
+    ? { field: leaf.field, key: leaf.key, op: leaf.op, value: leaf.value }
+    : { field: leaf.field, op: leaf.op, value: leaf.value };
+}
 
 /**
- * A diff of the canonical forms of two rule trees, "" when they are equal. Changed leaves always
- * show their `field`, `key` and `op`, so a changed value reads as "Country contains: - x + y".
+ * The tree as written, with the laws of the canonical form that do not reorder (canonical.ts):
+ * same-op groups flattened into their parent, duplicates dropped, one-child groups as their child.
+ */
+function asWritten(node: RuleNode): RuleNode {
+  if (!isRuleGroup(node)) return leafOf(node);
+  const children = new Map<string, RuleNode>();
+  for (const child of node.rules) {
+    const shown = asWritten(child);
+    for (const member of isRuleGroup(shown) && shown.op === node.op ? shown.rules : [shown]) {
+      const key = keyOf(member);
+      if (!children.has(key)) children.set(key, member);
+    }
+  }
+  const rules = [...children.values()];
+  return rules.length === 1 ? rules[0]! : { op: node.op, rules };
+}
+
+function rootOf(tree: RuleGroup): RuleGroup {
+  const shown = asWritten(tree);
+  return isRuleGroup(shown) ? shown : { op: "and", rules: [shown] };
+}
+
+/** Lines in json-diff's layout: the sign, two spaces per level, the text. */
+class Lines {
+  readonly lines: string[] = [];
+
+  add(sign: Sign, depth: number, text: string): void {
+    this.lines.push(`${sign}${"  ".repeat(depth)}${text}`);
+  }
+
+  /** A whole node on one side (sign `-` or `+`), or unchanged. */
+  node(sign: Sign, depth: number, node: RuleNode): void {
+    this.add(sign, depth, "{");
+    if (isRuleGroup(node)) {
+      this.add(sign, depth + 1, `op: ${JSON.stringify(node.op)}`);
+      this.add(sign, depth + 1, "rules: [");
+      for (const child of node.rules) this.node(sign, depth + 2, child);
+      this.add(sign, depth + 1, "]");
+    } else {
+      for (const [property, value] of Object.entries(node)) this.add(sign, depth + 1, `${property}: ${JSON.stringify(value)}`);
+    }
+    this.add(sign, depth, "}");
+  }
+
+  /** A property shown once when equal, else as its old and new value. */
+  property(depth: number, name: string, before: unknown, after: unknown): void {
+    if (before === after) {
+      this.add(" ", depth, `${name}: ${JSON.stringify(after)}`);
+    } else {
+      this.add("-", depth, `${name}: ${JSON.stringify(before)}`);
+      this.add("+", depth, `${name}: ${JSON.stringify(after)}`);
+    }
+  }
+}
+
+/** Two leaves of the same field (and tag key): the leaf once, with its op and value old and new. */
+function diffLeaves(out: Lines, depth: number, before: RuleLeaf, after: RuleLeaf): void {
+  out.add(" ", depth, "{");
+  out.add(" ", depth + 1, `field: ${JSON.stringify(after.field)}`);
+  if (after.key !== undefined) out.add(" ", depth + 1, `key: ${JSON.stringify(after.key)}`);
+  out.property(depth + 1, "op", before.op, after.op);
+  out.property(depth + 1, "value", before.value, after.value);
+  out.add(" ", depth, "}");
+}
+
+/** True when two unmatched leaves are one leaf changed: the same field and tag key. */
+function sameLeaf(before: RuleLeaf, after: RuleLeaf): boolean {
+  return before.field === after.field && before.key === after.key;
+}
+
+/** How much two groups have in common, to pair changed groups: shared children first, then the op. */
+function kinship(before: RuleGroup, after: RuleGroup): number {
+  const keys = new Set(before.rules.map(keyOf));
+  return after.rules.filter((child) => keys.has(keyOf(child))).length * 2 + (before.op === after.op ? 1 : 0);
+}
+
+/**
+ * For each new child, the old child it corresponds to: an equal one first (whatever its position),
+ * then a leaf of the same field and tag key (the same op preferred), then the group with most in
+ * common. A child left without one is added; an old child left without one is removed.
+ */
+function counterparts(before: readonly RuleNode[], after: readonly RuleNode[]): Array<{ index: number; equal: boolean } | undefined> {
+  const taken = new Set<number>();
+  const result: Array<{ index: number; equal: boolean } | undefined> = after.map(() => undefined);
+  const take = (newIndex: number, oldIndex: number, equal: boolean) => {
+    taken.add(oldIndex);
+    result[newIndex] = { index: oldIndex, equal };
+  };
+  const oldKeys = before.map(keyOf);
+  after.forEach((child, newIndex) => {
+    const oldIndex = oldKeys.findIndex((key, index) => !taken.has(index) && key === keyOf(child));
+    if (oldIndex >= 0) take(newIndex, oldIndex, true);
+  });
+  const free = (test: (candidate: RuleNode) => boolean) => before.findIndex((candidate, index) => !taken.has(index) && test(candidate));
+  for (const sameOp of [true, false]) {
+    after.forEach((child, newIndex) => {
+      if (result[newIndex] !== undefined || isRuleGroup(child)) return;
+      const oldIndex = free((candidate) => !isRuleGroup(candidate) && sameLeaf(candidate, child) && (!sameOp || candidate.op === child.op));
+      if (oldIndex >= 0) take(newIndex, oldIndex, false);
+    });
+  }
+  after.forEach((child, newIndex) => {
+    if (result[newIndex] !== undefined || !isRuleGroup(child)) return;
+    let best = -1;
+    let bestScore = 0;
+    before.forEach((candidate, oldIndex) => {
+      if (taken.has(oldIndex) || !isRuleGroup(candidate)) return;
+      const score = kinship(candidate, child);
+      if (score > bestScore) [best, bestScore] = [oldIndex, score];
+    });
+    if (best >= 0) take(newIndex, best, false);
+  });
+  return result;
+}
+
+/**
+ * Two groups of different ops where one holds a group of the other's op: the other is read as a
+ * one-child group of the outer op (`or(a, b)` is `and(or(a, b))`), so that its children meet their
+ * counterparts instead of the whole group showing as replaced.
+ */
+function aligned(before: RuleGroup, after: RuleGroup): [RuleGroup, RuleGroup] {
+  if (before.op === after.op) return [before, after];
+  if (after.rules.some((child) => isRuleGroup(child) && child.op === before.op)) return [{ op: after.op, rules: [before] }, after];
+  if (before.rules.some((child) => isRuleGroup(child) && child.op === after.op)) return [before, { op: before.op, rules: [after] }];
+  return [before, after];
+}
+
+function diffGroups(out: Lines, depth: number, oldGroup: RuleGroup, newGroup: RuleGroup): void {
+  const [before, after] = aligned(oldGroup, newGroup);
+  out.add(" ", depth, "{");
+  out.property(depth + 1, "op", before.op, after.op);
+  out.add(" ", depth + 1, "rules: [");
+  const pairs = counterparts(before.rules, after.rules);
+  const paired = new Set(pairs.flatMap((pair) => (pair === undefined ? [] : [pair.index])));
+  let nextOld = 0;
+  let elided = false;
+  // Removed children are shown where they stood: before the first new child paired past them,
+  // and before a child added in their place.
+  const removedUpTo = (end: number) => {
+    for (; nextOld < end; nextOld++) {
+      if (paired.has(nextOld)) continue;
+      out.node("-", depth + 2, before.rules[nextOld]!);
+      elided = false;
+    }
+  };
+  after.rules.forEach((child, newIndex) => {
+    const pair = pairs[newIndex];
+    removedUpTo(pair?.index ?? pairs.slice(newIndex + 1).find((next) => next !== undefined)?.index ?? before.rules.length);
+    if (pair?.equal) {
+      if (!elided) out.add(" ", depth + 2, "...");
+      elided = true;
+      return;
+    }
+    elided = false;
+    const counterpart = pair === undefined ? undefined : before.rules[pair.index]!;
+    if (counterpart === undefined) out.node("+", depth + 2, child);
+    else if (isRuleGroup(counterpart) && isRuleGroup(child)) diffGroups(out, depth + 2, counterpart, child);
+    else diffLeaves(out, depth + 2, counterpart as RuleLeaf, child as RuleLeaf);
+  });
+  removedUpTo(before.rules.length);
+  out.add(" ", depth + 1, "]");
+  out.add(" ", depth, "}");
+}
+
+/**
+ * The change from `oldTree` to `newTree`, "" when they are equal (the same canonical form). Lines
+ * start with `-` (only in the old tree), `+` (only in the new one) or a space; a changed leaf shows
+ * its field, tag key and op, so a changed value reads as "Country equals: - x + y", and unchanged
+ * children read `...`.
  */
 export function describeRulesDiff(oldTree: RuleGroup, newTree: RuleGroup): string {
-  return jsonDiff.diffString(canonicalRules(oldTree), canonicalRules(newTree), {
-    color: false,
-    outputKeys: ["field", "key", "op"],
-  });
+  if (rulesEqual(oldTree, newTree)) return "";
+  const out = new Lines();
+  diffGroups(out, 0, rootOf(oldTree), rootOf(newTree));
+  return `${out.lines.join("\n")}\n`;
 }

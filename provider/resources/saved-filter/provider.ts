@@ -12,6 +12,7 @@ import {
   desiredState,
   FilterSpec,
   plannedChanges,
+  RULES_DIFF_LEGEND,
   stateOf,
   updateFilter,
   type FilterState,
@@ -98,7 +99,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
     const text = describeRulesChange(current, news, changed);
     if (text) {
       const estimate = await matchEstimateLines(news.rules, current.rules, declaredAccount(news));
-      report(`SavedFilter "${String(news.name)}": rules change\n${text.replace(/\n+$/, "")}${estimate.map((line) => `\n${line}`).join("")}`);
+      report(`SavedFilter "${String(news.name)}": rules change ${RULES_DIFF_LEGEND}\n${text.replace(/\n+$/, "")}${estimate.map((line) => `\n${line}`).join("")}`);
     }
     return { changes: changed.length > 0 || account.changed, replaces: account.replace ? ["account"] : [], deleteBeforeReplace: false };
   },

@@ -20,6 +20,7 @@ import {
   MANAGED_PROPERTIES,
   planUpdate,
   plannedChanges,
+  RULES_DIFF_LEGEND,
   stateOf,
   type FilterState,
   type UpdatePlan,
@@ -261,7 +262,7 @@ async function describeMember(key: string, spec: unknown, previous: Partial<Save
   const changed = plannedChanges(current, news);
   if (changed.length === 0) return [];
   const rulesDiff = describeRulesChange(current, news, changed);
-  const lines = [`  ~ ${path}: ${changed.join(", ")}`];
+  const lines = [`  ~ ${path}: ${changed.join(", ")}${rulesDiff ? ` ${RULES_DIFF_LEGEND}` : ""}`];
   if (rulesDiff) {
     lines.push(...rulesDiff.replace(/\n+$/, "").split("\n").map((line) => `      ${line}`));
     lines.push(...(await matchEstimateLines((news as { rules?: unknown }).rules, (current as { rules?: unknown }).rules, account)).map((line) => `      ${line}`));

@@ -226,6 +226,14 @@ export function plannedChanges(current: Partial<SavedFilterInput>, news: Readonl
   });
 }
 
+/**
+ * What the signs of a rule-tree diff stand for, said beside it. The diff goes from the state (the
+ * account as last read) to the program, and a refresh shows it too: since CLI 3.120 it asks `diff`
+ * of the account's filter against the declaration (docs/dynamic-providers.md rule 7), where a bare
+ * `- Canada + Mexico` would read backwards.
+ */
+export const RULES_DIFF_LEGEND = "(- in the account, + declared)";
+
 /** The rule-tree diff of a planned rules change, "" when there is none to show. */
 export function describeRulesChange(current: Partial<SavedFilterInput>, news: Record<string, unknown>, changed: readonly string[]): string {
   if (!changed.includes("rules") || isUnknown(news.rules) || current.rules === undefined || news.rules === undefined) return "";
