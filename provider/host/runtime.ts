@@ -85,6 +85,7 @@ export function configureFromStack(config: { get(key: string): string | undefine
   resolution = next;
   for (const client of clients.values()) void client.close();
   clients.clear();
+  shownFailures.clear();
 }
 
 function current(): Resolution {
@@ -161,9 +162,17 @@ export function namedCalls(type: string, nameOf: (properties: unknown) => unknow
 export const REPORTED_WAIT_MS = 3_000;
 
 /**
+ * The causes of the requests that gave up, as this host has shown them (`LogDetails.failure`): an
+ * unreachable API fails every request of every resource with one cause, which is one line, not one
+ * per request. Each resource's error still names the cause. Forgotten when the settings change.
+ */
+const shownFailures = new Set<string>();
+
+/**
  * The host client's logger: waits and retries of {@link REPORTED_WAIT_MS} or more become lines the
  * engine shows, naming the resource (`SavedFilter "x": rate budget historical metrics (400 a minute), waiting 12 s`),
- * so a slow `pulumi up` says why. Everything else the client logs is dropped.
+ * so a slow `pulumi up` says why; a request that gives up is a line the first time its cause is met.
+ * Everything else the client logs is dropped.
  */
 const HOST_LOGGER: InsightsLogger = {
   debug: () => undefined,
@@ -172,7 +181,13 @@ const HOST_LOGGER: InsightsLogger = {
     const reason = details.event === "retry" ? `${details.reason}, retrying` : details.reason;
     report(`${currentResource.getStore() ?? details.request ?? "insights"}: ${reason}, waiting ${formatDuration(details.durationMs ?? 0)}`);
   },
-  warn: (message) => report(`${currentResource.getStore() ?? "insights"}: ${message}`),
+  warn: (message, details) => {
+    const failure = details?.event === "give-up" ? details.failure : undefined;
+    if (failure !== undefined && shownFailures.has(failure)) return;
+    if (failure !== undefined) shownFailures.add(failure);
+    const once = failure === undefined ? "" : "; said once for this cause, however many requests meet it";
+    report(`${currentResource.getStore() ?? "insights"}: ${message}${once}`);
+  },
 };
 
 /**

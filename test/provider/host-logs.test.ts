@@ -1,10 +1,17 @@
+import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { secret } from "../../engine";
+import { DEV } from "../support/emulator";
+import { failure } from "../support/failure";
 import { startProviderFixture, summarize, type ProviderFixture } from "./fixture";
 
 /**
  * What `pulumi up` shows while the host's client waits: a wait or retry of 3 s or more is a line
- * naming the resource (provider/host/runtime.ts), so a slow run says why instead of hanging.
+ * naming the resource (provider/host/runtime.ts), so a slow run says why instead of hanging; a
+ * request that gives up is a line once per cause.
  */
+const named = (name: string) => ({ name, rules: { op: "and", rules: [{ field: "Asset Name", op: "contains", value: name }] } });
+
 describe("waits shown by the dynamic-provider host", () => {
   let fixture: ProviderFixture;
   const harbor = { name: "Harbor Lights", rules: { op: "and", rules: [{ field: "Asset Name", op: "contains", value: "Harbor Lights" }] } };
@@ -31,7 +38,6 @@ describe("waits shown by the dynamic-provider host", () => {
 
 describe("a wait for the address's request budget, shown by the dynamic-provider host", () => {
   let fixture: ProviderFixture;
-  const named = (name: string) => ({ name, rules: { op: "and", rules: [{ field: "Asset Name", op: "contains", value: name }] } });
 
   beforeAll(async () => {
     // A budget of 2 requests per 5 minutes: the first create (a listing of its name, then the POST)
@@ -54,5 +60,38 @@ describe("a wait for the address's request budget, shown by the dynamic-provider
     waiting.catch(() => undefined);
     const line = await fixture.host.waitForDiagnostic((diagnostic) => diagnostic.message.includes("rate budget"));
     expect(line.message.trim()).toMatch(/^SavedFilter "Night Shift": rate budget requests per address \(2 per 5 minutes\), waiting [45] min( \d+ s)?$/);
+  });
+});
+
+describe("an unreachable API, shown by the dynamic-provider host", () => {
+  let fixture: ProviderFixture;
+  let port: number;
+
+  beforeAll(async () => {
+    // One retry per request, so that each create gives up soon.
+    fixture = await startProviderFixture({ module: "dist/provider/index.js", exportName: "SavedFilter", args: ["f", named("Harbor Lights")], hostEnv: { INSIGHTS_MAX_RETRIES: "1" } });
+    // A loopback port nothing listens on: every connection is refused.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    await fixture.host.configure({ "insights:baseUrl": `http://127.0.0.1:${port}`, "insights:clientId": DEV.clientId, "insights:clientSecret": secret(DEV.clientSecret) });
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  it("says a cause once however many resources meet it, and each resource's error names it", async () => {
+    const names = ["Harbor Lights", "Night Shift", "Morning Show", "Late Movie", "Evening News"];
+    const errors: string[] = [];
+    // One after another: each create is a batch of its own with requests of its own, which all meet the one cause.
+    for (const name of names) errors.push(((await failure(fixture.host.create(fixture.inputs(named(name))))) as Error).message);
+    const cause = `connection failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${port})`;
+    expect(errors).toEqual(names.map((name) => `SavedFilter "${name}": create failed: GET /bulk_filters/: ${cause}`));
+    // Lines travel in order on the host's stdout: once a line printed after the creates has come, every earlier one has.
+    await fixture.host.diff("1", named("Sentinel"), fixture.inputs({ ...named("Sentinel"), rules: { op: "and", rules: [{ field: "Asset Name", op: "contains", value: "Sentinel 2" }] } }));
+    await fixture.host.waitForDiagnostic('SavedFilter "Sentinel": rules change');
+    const givingUp = fixture.host.diagnostics.map((diagnostic) => diagnostic.message.trim()).filter((message) => message.includes("giving up"));
+    expect(givingUp).toEqual([`SavedFilter "Harbor Lights": GET /bulk_filters/: ${cause}: giving up after 2 attempts: no retries left (maxRetries 1); said once for this cause, however many requests meet it`]);
   });
 });

@@ -436,3 +436,18 @@ function causeSummary(cause: unknown): string {
   const code = (cause as { code?: unknown }).code;
   return typeof code === "string" ? `${code}: ${cause.message}` : cause.message;
 }
+
+/**
+ * What a failed request met, in words that are the same for every request that meets it, so that a
+ * log can say one cause once: `HTTP 503 (unavailable)`, `connection failed (ECONNREFUSED: connect
+ * ECONNREFUSED 127.0.0.1:9)`, `no answer within 30000 ms`. An answer's own message and request id
+ * are left out: they differ from request to request.
+ */
+export function describeFailure(error: unknown): string {
+  if (error instanceof ApiError) return `HTTP ${error.status}${error.code === undefined ? "" : ` (${error.code})`}`;
+  if (error instanceof RequestError) {
+    const request = `${error.method} ${error.path}: `;
+    return error.message.startsWith(request) ? error.message.slice(request.length) : error.message;
+  }
+  return error instanceof Error ? error.message : describeValue(error);
+}

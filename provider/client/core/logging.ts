@@ -28,6 +28,11 @@ export interface LogDetails {
   durationMs?: number;
   /** The request concerned: method and path (never the query). */
   request?: string;
+  /**
+   * For a give-up: what the last attempt met, in the same words for every request that met it
+   * (`connection failed (ECONNREFUSED: ...)`, `HTTP 503`), so that a log can say one cause once.
+   */
+  failure?: string;
 }
 
 /** The environment variable that turns logging on without code: `debug`, `info` or `warn`. */

@@ -6,6 +6,7 @@ import {
   apiErrorFor,
   ArgumentError,
   ConnectionError,
+  describeFailure,
   describeIssues,
   describeValue,
   InsightsError,
@@ -115,7 +116,8 @@ export class Transport implements Requester {
         const decision = decideRetry(retry, { method: options.method, attempt, error, elapsedMs: retry.now() - startedMs - call.pacedMs });
         if (!decision.retry) {
           if (isRetryable(error)) {
-            call.logger.warn(`${what}: giving up after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${decision.reason}`, { event: "give-up", reason: decision.reason, request: what });
+            const failure = describeFailure(error);
+            call.logger.warn(`${what}: ${failure}: giving up after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${decision.reason}`, { event: "give-up", reason: decision.reason, request: what, failure });
             // A 429 that was not waited out says why, so the user knows what to raise.
             if (error instanceof RateLimitError) error.message += ` (not retried: ${decision.reason})`;
           }
