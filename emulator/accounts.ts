@@ -3,7 +3,7 @@ import { FilterStore } from "./filters/store";
 import { PiiStore } from "./pii/store";
 import { DIALECTS, type Dialect } from "./dialect";
 import { hashSeed } from "./random";
-import { createWorld, WORLD_LOOKUPS, type SessionKind, type SessionRecord, type World, type WorldLookup, type WorldOptions } from "./world";
+import { DataWorld, WORLD_LOOKUPS, type SessionKind, type SessionRecord, type World, type WorldLookup, type WorldOptions } from "./world";
 
 /**
  * Per-account features (spec 1, 4.2, 4.3): bulk filters are not enabled by default, ad sessions
@@ -95,7 +95,7 @@ export class AccountState {
   constructor(config: AccountConfigInput, seed: number, defaultDialect: Dialect = "standard", worldOptions: WorldOptions = {}) {
     this.config = AccountConfig.parse(config);
     this.dialect = this.config.dialect ?? defaultDialect;
-    this.world = createWorld(hashSeed(seed, this.config.clientId), this.config.clientId, { ...worldOptions, lookupValues: this.config.lookupValues });
+    this.world = new DataWorld(hashSeed(seed, this.config.clientId), this.config.clientId, { ...worldOptions, lookupValues: this.config.lookupValues });
   }
 
   /**

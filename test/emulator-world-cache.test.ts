@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorld, type SessionRecord } from "../emulator/world";
+import { DataWorld, type SessionRecord } from "../emulator/world";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { startTestEmulator, TEST_NOW_MS, type TestEmulator } from "./support/emulator";
@@ -24,7 +24,7 @@ const RECORD_KEYS = [
 
 describe("data world: the compact form of the hours", () => {
   it("hands the same records to a visit as in a list, field for field, recent hours and old", () => {
-    const world = createWorld(7, "dev");
+    const world = new DataWorld(7, "dev");
     for (const from of [TEST_NOW_MS - 200 * DAY_MS, TEST_NOW_MS - 3 * DAY_MS]) {
       for (const kind of ["content", "ad"] as const) {
         // Out of the hour's bounds on both sides, so the partial hours are cut on both paths.
@@ -53,16 +53,16 @@ describe("data world: the compact form of the hours", () => {
   it("generates the same sessions in the generation worker as on the main thread (the built code, which has the worker)", async () => {
     // The worker runs the built code; the suite builds before it runs (npm test).
     const built = (module: string) => require(path.join(__dirname, "..", "dist", "emulator", "world", module)) as unknown;
-    const { createWorld: createBuiltWorld } = built("index.js") as typeof import("../emulator/world");
+    const { DataWorld: BuiltWorld } = built("index.js") as typeof import("../emulator/world");
     const pool = built("generation-pool.js") as typeof import("../emulator/world/generation-pool");
     const from = TEST_NOW_MS - 300 * DAY_MS;
     const to = from + 3 * DAY_MS;
     // Three days in pieces of 6 hours, so both threads take several.
-    const parallel = createBuiltWorld(7, "dev", { parallel: { minHours: 24, chunkHours: 6 } });
+    const parallel = new BuiltWorld(7, "dev", { parallel: { minHours: 24, chunkHours: 6 } });
     const workerHoursBefore = pool.hoursGeneratedInWorker();
     await parallel.prepare(from, to);
     expect(pool.hoursGeneratedInWorker() - workerHoursBefore).toBeGreaterThanOrEqual(6);
-    const alone = createBuiltWorld(7, "dev", { generationWorker: false });
+    const alone = new BuiltWorld(7, "dev", { generationWorker: false });
     await alone.prepare(from, to);
     // Every session, every field.
     const lines = (world: typeof parallel, kind: "content" | "ad") => {

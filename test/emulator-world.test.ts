@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dimensionReader, rulesPredicate } from "../emulator/metrics/filtering";
-import { createWorld, viewerIdForIdentifier, type Anomaly, type SessionRecord, type World } from "../emulator/world";
+import { DataWorld, viewerIdForIdentifier, type Anomaly, type SessionRecord, type World } from "../emulator/world";
 import { TEST_NOW_MS } from "./support/emulator";
 import { SPEC_ALERTS, SPEC_GROUP_BY_DIMENSIONS } from "./support/spec-values";
 
@@ -9,19 +9,19 @@ const DAY_MS = 24 * HOUR_MS;
 const SNAKE_DIMENSIONS = SPEC_GROUP_BY_DIMENSIONS.map((name) => name.replace(/-/g, "_"));
 
 // One world for the whole file: generating hours is the expensive part.
-const world = createWorld(7, "dev");
+const world = new DataWorld(7, "dev");
 const lastDays = (days: number, kind: "content" | "ad" = "content") =>
   world.sessionsStartedBetween(kind, TEST_NOW_MS - days * DAY_MS, TEST_NOW_MS);
 
 describe("data world: determinism", () => {
   it("generates the same hours for the same seed and account, in any order", () => {
     const hour = Math.floor(TEST_NOW_MS / HOUR_MS) * HOUR_MS - 5 * HOUR_MS;
-    const other = createWorld(7, "dev");
+    const other = new DataWorld(7, "dev");
     other.sessionsStartedBetween("content", hour + 3 * HOUR_MS, hour + 4 * HOUR_MS);
     const first = JSON.stringify(world.sessionsStartedBetween("content", hour, hour + HOUR_MS));
     expect(JSON.stringify(other.sessionsStartedBetween("content", hour, hour + HOUR_MS))).toBe(first);
-    expect(JSON.stringify(createWorld(8, "dev").sessionsStartedBetween("content", hour, hour + HOUR_MS))).not.toBe(first);
-    expect(JSON.stringify(createWorld(7, "basic").sessionsStartedBetween("content", hour, hour + HOUR_MS))).not.toBe(first);
+    expect(JSON.stringify(new DataWorld(8, "dev").sessionsStartedBetween("content", hour, hour + HOUR_MS))).not.toBe(first);
+    expect(JSON.stringify(new DataWorld(7, "basic").sessionsStartedBetween("content", hour, hour + HOUR_MS))).not.toBe(first);
   });
 
   it("answers sessions sorted by start, inside the requested window", () => {
@@ -201,7 +201,7 @@ describe("data world: anomalies", () => {
       expect(metrics).toContain(anomaly.alertMetric);
       expect(anomaly.endMs - anomaly.startMs).toBeGreaterThanOrEqual(30 * 60_000);
     }
-    expect(world.anomaliesBetween(TEST_NOW_MS, TEST_NOW_MS + 1)).toEqual(createWorld(7, "dev").anomaliesBetween(TEST_NOW_MS, TEST_NOW_MS + 1));
+    expect(world.anomaliesBetween(TEST_NOW_MS, TEST_NOW_MS + 1)).toEqual(new DataWorld(7, "dev").anomaliesBetween(TEST_NOW_MS, TEST_NOW_MS + 1));
   });
 
   it("really degrades the sessions of the root cause during the anomaly", () => {

@@ -4,7 +4,7 @@ import { CompactCursor, CompactTables, emptyTranslation, expandSessions, startOf
 import { generateInWorker, generationWorkerAvailable } from "./generation-pool";
 import { createSetup, generateHour, type WorldSetup } from "./generate";
 import { lookupValuesWith } from "./lookups";
-import type { SessionKind, SessionRecord, World, WorldLookup } from "./types";
+import type { Anomaly, SessionKind, SessionRecord, World, WorldLookup } from "./types";
 import { HOUR_MS } from "../time";
 
 export * from "./types";
@@ -62,82 +62,190 @@ export const PARALLEL_MIN_HOURS = 40 * 24;
 /** Hours per piece of work handed to the worker or done by the main thread between two looks at its events. */
 export const CHUNK_HOURS = 48;
 
+/** What generates the hours of one world, made on its first need: the setup and the tables. */
+interface HourGenerator {
+  setup: WorldSetup;
+  tables: CompactTables;
+  /** One record reused for every session an old hour hands to a visit. */
+  cursor: CompactCursor;
+}
+
+/** An hour's records, by kind. */
+type HourRecords = Record<SessionKind, readonly SessionRecord[]>;
+
+/** Values by hour index, at most `bound` of them: the least recently used hour goes first. */
+class HourCache<T> {
+  private readonly entries = new Map<number, T>();
+
+  constructor(private readonly bound: number) {}
+
+  has(hourIndex: number): boolean {
+    return this.entries.has(hourIndex);
+  }
+
+  /** The hour's value, marked as used last; undefined when it is not kept. */
+  get(hourIndex: number): T | undefined {
+    const found = this.entries.get(hourIndex);
+    if (found !== undefined) {
+      this.entries.delete(hourIndex);
+      this.entries.set(hourIndex, found);
+    }
+    return found;
+  }
+
+  /** Keeps an hour's value; past the bound, the least recently used hour is dropped. */
+  set(hourIndex: number, value: T): void {
+    this.entries.set(hourIndex, value);
+    if (this.entries.size > this.bound) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
+
 /**
- * Creates the deterministic data world of one account (world/types.ts): viewers, sessions generated
- * lazily per clock hour from (seed, account, hour), anomalies, lookups and custom tags.
+ * The deterministic data world of one account (world/types.ts): viewers, sessions generated lazily
+ * per clock hour from (seed, account, hour), anomalies, lookups and custom tags. Two caches keep
+ * what was generated: the recent hours as records ({@link CACHED_HOURS}) and every hour in the
+ * compact form ({@link COMPACT_HOURS}); a long read of missing hours is generated with the
+ * process's generation worker beside the main thread ({@link prepare}); viewer reads go through an
+ * index of each hour by viewer.
  */
-export function createWorld(seed: number, accountId: string, options: WorldOptions = {}): World {
-  const compactOldHours = options.compactOldHours ?? true;
-  let generator: { setup: WorldSetup; tables: CompactTables; cursor: CompactCursor } | undefined;
-  const generatorOf = () => {
-    if (generator) return generator;
-    const setup = createSetup(seed, accountId);
-    const tables = new CompactTables(setup.population);
-    return (generator = { setup, tables, cursor: new CompactCursor(tables) });
-  };
-  /** Recent hours as records, least recently used first. */
-  const recent = new Map<number, Record<SessionKind, readonly SessionRecord[]>>();
-  /** Hours in the compact form, least recently used first. */
-  const compacted = new Map<number, CompactHour>();
-  let newestHour = -Infinity;
-  const isRecent = (hourIndex: number) => hourIndex > newestHour - CACHED_HOURS;
-  /** Marks a map entry as used last, so the oldest use is evicted first. */
-  const touch = <T>(map: Map<number, T>, hourIndex: number, value: T): T => {
-    map.delete(hourIndex);
-    map.set(hourIndex, value);
-    return value;
-  };
-  const keep = (hourIndex: number, hour: CompactHour): void => {
-    if (!compactOldHours) return;
-    compacted.set(hourIndex, hour);
-    if (compacted.size > COMPACT_HOURS) compacted.delete(compacted.keys().next().value!);
-  };
-  const compactOf = (hourIndex: number): CompactHour => {
-    const found = compacted.get(hourIndex);
-    if (found) return touch(compacted, hourIndex, found);
-    const { setup, tables } = generatorOf();
-    const generated = generateHour(setup, hourIndex, tables);
-    keep(hourIndex, generated);
-    return generated;
-  };
+export class DataWorld implements World {
+  private readonly compactOldHours: boolean;
+  private readonly lookups: (lookup: WorldLookup) => readonly string[];
+  private generator: HourGenerator | undefined;
+  /** Recent hours as records. */
+  private readonly recent = new HourCache<HourRecords>(CACHED_HOURS);
+  /** Hours in the compact form. */
+  private readonly compacted = new HourCache<CompactHour>(COMPACT_HOURS);
+  /** The newest hour any read has reached: the recent hours are those up to {@link CACHED_HOURS} before it. */
+  private newestHour = -Infinity;
   /** The worker's table numbers for this world, translated into this world's. */
-  const translation = emptyTranslation();
-  const generateInParallel = async (fromMs: number, toMs: number): Promise<void> => {
-    if (!compactOldHours || options.generationWorker === false || !generationWorkerAvailable()) return;
-    const missing: number[] = [];
-    for (let hour = Math.floor(fromMs / HOUR_MS); hour * HOUR_MS < toMs; hour++) if (!compacted.has(hour)) missing.push(hour);
-    const { minHours, chunkHours } = options.parallel ?? { minHours: PARALLEL_MIN_HOURS, chunkHours: CHUNK_HOURS };
-    if (missing.length < minHours) return;
-    const { tables } = generatorOf();
-    const chunks: number[][] = [];
-    for (let at = 0; at < missing.length; at += chunkHours) chunks.push(missing.slice(at, at + chunkHours));
-    let next = 0;
-    const inWorker = async (): Promise<void> => {
-      while (next < chunks.length) {
-        const answer = await generateInWorker(seed, accountId, chunks[next++]!);
-        tables.adopt(answer.delta, translation);
-        for (const { hourIndex, hour } of answer.hours) {
-          if (compacted.has(hourIndex)) continue;
-          keep(hourIndex, { content: translated(hour.content, translation), ad: translated(hour.ad, translation) });
-        }
-      }
-    };
-    const here = async (): Promise<void> => {
-      while (next < chunks.length) {
-        for (const hour of chunks[next++]!) compactOf(hour);
-        // Lets the worker's answers in, and hands it its next chunk.
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    };
-    // Two requests in the worker's queue, so it never waits for the main thread to hand it the next
-    // piece. A worker that fails leaves its hours to the main thread's reads: the same sessions, later.
-    await Promise.all([inWorker().catch(() => undefined), inWorker().catch(() => undefined), here()]);
-  };
-  let preparing: Promise<void> = Promise.resolve();
+  private readonly translation = emptyTranslation();
+  /** The preparation running or last run: one at a time. */
+  private preparing: Promise<void> = Promise.resolve();
   /** The records of an hour and kind by viewer id, made on the first viewer read of that hour. */
-  const byViewer = new WeakMap<readonly SessionRecord[], Map<string, SessionRecord[]>>();
-  const viewerIndexOf = (records: readonly SessionRecord[]): Map<string, SessionRecord[]> => {
-    let index = byViewer.get(records);
+  private readonly viewerIndexes = new WeakMap<readonly SessionRecord[], Map<string, SessionRecord[]>>();
+
+  constructor(
+    private readonly seed: number,
+    private readonly accountId: string,
+    private readonly options: WorldOptions = {},
+  ) {
+    this.compactOldHours = options.compactOldHours ?? true;
+    this.lookups = lookupValuesWith(options.lookupValues);
+  }
+
+  sessionsStartedBetween(kind: SessionKind, fromMs: number, toMs: number): readonly SessionRecord[] {
+    const result: SessionRecord[] = [];
+    if (!(toMs > fromMs)) return result;
+    for (const [hour, whole] of this.hoursOf(fromMs, toMs)) {
+      const sessions = this.recordsOf(hour, kind);
+      if (whole) {
+        for (const session of sessions) result.push(session);
+      } else {
+        for (const session of sessions) if (session.startMs >= fromMs && session.startMs < toMs) result.push(session);
+      }
+    }
+    return result;
+  }
+
+  visitSessionsStartedBetween(kind: SessionKind, fromMs: number, toMs: number, visit: (session: SessionRecord) => void): void {
+    if (!(toMs > fromMs)) return;
+    for (const [hour, whole] of this.hoursOf(fromMs, toMs)) {
+      // Recent hours as records, as the sessions endpoints read them (and as fast as before for
+      // the 30-day reads); older ones through the cursor.
+      if (!this.compactOldHours || this.isRecent(hour)) {
+        for (const session of this.recordsOf(hour, kind)) {
+          if (whole || (session.startMs >= fromMs && session.startMs < toMs)) visit(session);
+        }
+        continue;
+      }
+      const compact = this.compactOf(hour)[kind];
+      const { cursor } = this.generation;
+      for (let index = 0; index < compact.count; index++) {
+        if (!whole) {
+          const startMs = startOf(compact, index);
+          if (startMs < fromMs || startMs >= toMs) continue;
+        }
+        visit(cursor.load(compact, index));
+      }
+    }
+  }
+
+  sessionsOfViewerBetween(kind: SessionKind, viewerId: string, fromMs: number, toMs: number): SessionRecord[] {
+    const result: SessionRecord[] = [];
+    if (!(toMs > fromMs)) return result;
+    for (const [hour, whole] of this.hoursOf(fromMs, toMs)) {
+      for (const session of this.viewerIndexOf(this.recordsOf(hour, kind)).get(viewerId) ?? []) {
+        if (whole || (session.startMs >= fromMs && session.startMs < toMs)) result.push(session);
+      }
+    }
+    return result;
+  }
+
+  viewerIdsWithAddress(address: string): string[] {
+    return this.generation.setup.population.filter((viewer) => viewer.ip === address || viewer.ipv6 === address).map((viewer) => viewer.viewerId);
+  }
+
+  prepare(fromMs: number, toMs: number): Promise<void> {
+    // One preparation at a time: the parallel windows of a long read share the two threads. One
+    // that failed fails only its own read; the next ones go on.
+    const prepared = this.preparing.then(() => this.generateInParallel(fromMs, toMs));
+    this.preparing = prepared.catch(() => undefined);
+    return prepared;
+  }
+
+  anomaliesBetween(fromMs: number, toMs: number): readonly Anomaly[] {
+    return plantedAnomalies(this.seed, this.accountId, fromMs, toMs);
+  }
+
+  lookupValues(lookup: WorldLookup): readonly string[] {
+    return this.lookups(lookup);
+  }
+
+  customTagNames(): readonly string[] {
+    return CUSTOM_TAG_NAMES;
+  }
+
+  /** The generator of this world's hours, made on first need (the population takes a moment). */
+  private get generation(): HourGenerator {
+    if (this.generator) return this.generator;
+    const setup = createSetup(this.seed, this.accountId);
+    const tables = new CompactTables(setup.population);
+    return (this.generator = { setup, tables, cursor: new CompactCursor(tables) });
+  }
+
+  private isRecent(hourIndex: number): boolean {
+    return hourIndex > this.newestHour - CACHED_HOURS;
+  }
+
+  /** Keeps an hour in the compact form, unless the options keep none. */
+  private keep(hourIndex: number, hour: CompactHour): void {
+    if (this.compactOldHours) this.compacted.set(hourIndex, hour);
+  }
+
+  /** An hour in the compact form: kept, or generated now (and kept). */
+  private compactOf(hourIndex: number): CompactHour {
+    const found = this.compacted.get(hourIndex);
+    if (found) return found;
+    const { setup, tables } = this.generation;
+    const generated = generateHour(setup, hourIndex, tables);
+    this.keep(hourIndex, generated);
+    return generated;
+  }
+
+  /** An hour's records of one kind: kept if recent, else built from the compact form. */
+  private recordsOf(hourIndex: number, kind: SessionKind): readonly SessionRecord[] {
+    const found = this.recent.get(hourIndex);
+    if (found) return found[kind];
+    const compact = this.compactOf(hourIndex);
+    const { tables } = this.generation;
+    const records = { content: expandSessions(compact.content, tables), ad: expandSessions(compact.ad, tables) };
+    if (this.isRecent(hourIndex)) this.recent.set(hourIndex, records);
+    return records[kind];
+  }
+
+  private viewerIndexOf(records: readonly SessionRecord[]): Map<string, SessionRecord[]> {
+    let index = this.viewerIndexes.get(records);
     if (!index) {
       index = new Map();
       for (const record of records) {
@@ -145,87 +253,49 @@ export function createWorld(seed: number, accountId: string, options: WorldOptio
         if (ofViewer) ofViewer.push(record);
         else index.set(record.viewerId, [record]);
       }
-      byViewer.set(records, index);
+      this.viewerIndexes.set(records, index);
     }
     return index;
-  };
-  const recordsOf = (hourIndex: number, kind: SessionKind): readonly SessionRecord[] => {
-    const found = recent.get(hourIndex);
-    if (found) return touch(recent, hourIndex, found)[kind];
-    const compact = compactOf(hourIndex);
-    const { tables } = generatorOf();
-    const records = { content: expandSessions(compact.content, tables), ad: expandSessions(compact.ad, tables) };
-    if (isRecent(hourIndex)) {
-      recent.set(hourIndex, records);
-      if (recent.size > CACHED_HOURS) recent.delete(recent.keys().next().value!);
-    }
-    return records[kind];
-  };
+  }
+
   /** The hours of [fromMs, toMs), each with whether all of it is inside. */
-  const hoursOf = function* (fromMs: number, toMs: number): Generator<[number, boolean]> {
-    newestHour = Math.max(newestHour, Math.ceil(toMs / HOUR_MS) - 1);
+  private *hoursOf(fromMs: number, toMs: number): Generator<[number, boolean]> {
+    this.newestHour = Math.max(this.newestHour, Math.ceil(toMs / HOUR_MS) - 1);
     for (let hour = Math.floor(fromMs / HOUR_MS); hour * HOUR_MS < toMs; hour++) {
       yield [hour, hour * HOUR_MS >= fromMs && (hour + 1) * HOUR_MS <= toMs];
     }
-  };
-  return {
-    sessionsStartedBetween(kind: SessionKind, fromMs: number, toMs: number): readonly SessionRecord[] {
-      const result: SessionRecord[] = [];
-      if (!(toMs > fromMs)) return result;
-      for (const [hour, whole] of hoursOf(fromMs, toMs)) {
-        const sessions = recordsOf(hour, kind);
-        if (whole) {
-          for (const session of sessions) result.push(session);
-        } else {
-          for (const session of sessions) if (session.startMs >= fromMs && session.startMs < toMs) result.push(session);
+  }
+
+  /** The missing hours of [fromMs, toMs), generated by the worker and the main thread together when there are many. */
+  private async generateInParallel(fromMs: number, toMs: number): Promise<void> {
+    if (!this.compactOldHours || this.options.generationWorker === false || !generationWorkerAvailable()) return;
+    const missing: number[] = [];
+    for (let hour = Math.floor(fromMs / HOUR_MS); hour * HOUR_MS < toMs; hour++) if (!this.compacted.has(hour)) missing.push(hour);
+    const { minHours, chunkHours } = this.options.parallel ?? { minHours: PARALLEL_MIN_HOURS, chunkHours: CHUNK_HOURS };
+    if (missing.length < minHours) return;
+    const { tables } = this.generation;
+    const chunks: number[][] = [];
+    for (let at = 0; at < missing.length; at += chunkHours) chunks.push(missing.slice(at, at + chunkHours));
+    let next = 0;
+    const inWorker = async (): Promise<void> => {
+      while (next < chunks.length) {
+        const answer = await generateInWorker(this.seed, this.accountId, chunks[next++]!);
+        tables.adopt(answer.delta, this.translation);
+        for (const { hourIndex, hour } of answer.hours) {
+          if (this.compacted.has(hourIndex)) continue;
+          this.keep(hourIndex, { content: translated(hour.content, this.translation), ad: translated(hour.ad, this.translation) });
         }
       }
-      return result;
-    },
-    visitSessionsStartedBetween(kind: SessionKind, fromMs: number, toMs: number, visit: (session: SessionRecord) => void): void {
-      if (!(toMs > fromMs)) return;
-      for (const [hour, whole] of hoursOf(fromMs, toMs)) {
-        // Recent hours as records, as the sessions endpoints read them (and as fast as before for
-        // the 30-day reads); older ones through the cursor.
-        if (!compactOldHours || isRecent(hour)) {
-          for (const session of recordsOf(hour, kind)) {
-            if (whole || (session.startMs >= fromMs && session.startMs < toMs)) visit(session);
-          }
-          continue;
-        }
-        const compact = compactOf(hour)[kind];
-        const { cursor } = generatorOf();
-        for (let index = 0; index < compact.count; index++) {
-          if (!whole) {
-            const startMs = startOf(compact, index);
-            if (startMs < fromMs || startMs >= toMs) continue;
-          }
-          visit(cursor.load(compact, index));
-        }
+    };
+    const here = async (): Promise<void> => {
+      while (next < chunks.length) {
+        for (const hour of chunks[next++]!) this.compactOf(hour);
+        // Lets the worker's answers in, and hands it its next chunk.
+        await new Promise((resolve) => setImmediate(resolve));
       }
-    },
-    sessionsOfViewerBetween(kind: SessionKind, viewerId: string, fromMs: number, toMs: number): SessionRecord[] {
-      const result: SessionRecord[] = [];
-      if (!(toMs > fromMs)) return result;
-      for (const [hour, whole] of hoursOf(fromMs, toMs)) {
-        for (const session of viewerIndexOf(recordsOf(hour, kind)).get(viewerId) ?? []) {
-          if (whole || (session.startMs >= fromMs && session.startMs < toMs)) result.push(session);
-        }
-      }
-      return result;
-    },
-    viewerIdsWithAddress(address: string): string[] {
-      return generatorOf().setup.population.filter((viewer) => viewer.ip === address || viewer.ipv6 === address).map((viewer) => viewer.viewerId);
-    },
-    prepare(fromMs: number, toMs: number): Promise<void> {
-      // One preparation at a time: the parallel windows of a long read share the two threads. One
-      // that failed fails only its own read; the next ones go on.
-      const prepared = preparing.then(() => generateInParallel(fromMs, toMs));
-      preparing = prepared.catch(() => undefined);
-      return prepared;
-    },
-    anomaliesBetween: (fromMs, toMs) => plantedAnomalies(seed, accountId, fromMs, toMs),
-    lookupValues: lookupValuesWith(options.lookupValues),
-    customTagNames: () => CUSTOM_TAG_NAMES,
-  };
+    };
+    // Two requests in the worker's queue, so it never waits for the main thread to hand it the next
+    // piece. A worker that fails leaves its hours to the main thread's reads: the same sessions, later.
+    await Promise.all([inWorker().catch(() => undefined), inWorker().catch(() => undefined), here()]);
+  }
 }
