@@ -26,6 +26,8 @@ export interface JournalEntry {
 export class Journal {
   private entries: JournalEntry[] = [];
   private nextSeq = 1;
+  /** The checks of {@link waitFor} still waiting, run after every record. */
+  private readonly waiting = new Set<() => void>();
 
   constructor(private readonly capacity = 200_000) {}
 
@@ -34,7 +36,28 @@ export class Journal {
     const full = { seq: this.nextSeq++, ...entry };
     this.entries.push(full);
     if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    for (const check of [...this.waiting]) check();
     return full;
+  }
+
+  /**
+   * The entries after `since` once `condition` holds for them: at once if it holds now, else as soon
+   * as a request recorded later makes it hold. For a test in the emulator's process that waits for
+   * requests still in flight (a call that failed early while its other requests are answered) on
+   * what the journal records, instead of polling it on a timer. It waits as long as it takes: the
+   * caller's own limit (a test's timeout) bounds it.
+   */
+  waitFor(since: number, condition: (entries: JournalEntry[]) => boolean): Promise<JournalEntry[]> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const entries = this.list(since);
+        if (!condition(entries)) return;
+        this.waiting.delete(check);
+        resolve(entries);
+      };
+      this.waiting.add(check);
+      check();
+    });
   }
 
   /** Entries with a sequence number above `since`. */

@@ -391,7 +391,8 @@ describe("retry policy over HTTP", () => {
     }
     expect(waits).toEqual([]);
     // The held request is journaled when the emulator is done with it; the call made no other.
-    await vi.waitFor(async () => expect(await journal(since, "/bulk_filters/fields")).toHaveLength(1), { timeout: 20_000, interval: 50 });
+    await emulator.state.journal.waitFor(since, (entries) => entries.some((entry) => entry.path === "/bulk_filters/fields"));
+    expect(await journal(since, "/bulk_filters/fields")).toHaveLength(1);
   });
 
   it("wraps an abort before the call, and any abort reason, in an AbortError", async () => {

@@ -121,7 +121,7 @@ describe("fault matrix: every mutating operation under every fault converges in 
     const rules = (await fixture.emulator.control("GET", "faults")).body.rules as Array<{ id: string; hits: number }>;
     const rule = rules.find((candidate) => candidate.id === ruleId);
     if (fault === "answer later than the timeout" && (rule === undefined || rule.hits > 0)) {
-      await expect.poll(() => fixture.requestsSince(mark).some((entry) => entry.fault === ruleId), { timeout: 20_000, interval: 50 }).toBe(true);
+      await fixture.emulator.state.journal.waitFor(mark, (entries) => entries.some((entry) => entry.fault === ruleId));
     }
     if (rule !== undefined) await fixture.emulator.control("DELETE", `faults?id=${ruleId}`);
   }
