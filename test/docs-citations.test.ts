@@ -5,12 +5,13 @@ import { describe, expect, it } from "vitest";
 /**
  * Comments, messages and documents cite only files of the repository, with a section that exists:
  * `docs/api.md 4.8` (a short `spec 4.8` means the same, docs/README.md), `docs/dynamic-providers.md
- * rule 6` or `docs/dynamic-providers.md "Testing without the CLI"`, `emulator/README.md "Fault rules"`.
+ * rule 6` or `docs/dynamic-providers.md "Testing without the CLI"`, `docs/provider-plugins.md rule 8`,
+ * `emulator/README.md "Fault rules"`.
  * Never the notes the docs were written from, nor an issue.
  */
 
 const ROOT = path.resolve(__dirname, "..");
-const FOLDERS = ["provider", "emulator", "engine", "test", "bench", "scripts", "examples"];
+const FOLDERS = ["provider", "emulator", "engine", "test", "bench", "scripts", "examples", "plugin"];
 const TOP_FILES = ["README.md", "BENCHMARKS.md"];
 const SOURCE = /\.(ts|js|cjs|mjs|md|yml|yaml)$/;
 
@@ -48,7 +49,10 @@ function occurrences(pattern: RegExp): Array<{ where: string; match: RegExpExecA
 const API_SECTIONS = new Set(
   [...text("docs/api.md").matchAll(/^#{2,3} (\d+(?:\.\d+)?)\.? |^- \*\*(\d+\.\d+)\*\*/gm)].map((match) => match[1] ?? match[2]!),
 );
-const PROVIDER_RULES = new Set([...text("docs/dynamic-providers.md").matchAll(/^(\d+)\. \*\*/gm)].map((match) => match[1]!));
+/** The numbered rules of a document: items `N. **Title.**`. */
+const rulesOf = (file: string) => new Set([...text(file).matchAll(/^(\d+)\. \*\*/gm)].map((match) => match[1]!));
+const PROVIDER_RULES = rulesOf("docs/dynamic-providers.md");
+const PLUGIN_RULES = rulesOf("docs/provider-plugins.md");
 /** A section number, and more after commas (`4.1, 8`); a number followed by a word (`12 per`) is not one. */
 const SECTION = String.raw`\d+(?:\.\d+)?(?!\d|\.\d| [a-z])`;
 const SECTION_LIST = `${SECTION}(?:, ${SECTION})*`;
@@ -61,6 +65,7 @@ describe("citations of documents", () => {
     expect(API_SECTIONS).toContain("5.4");
     expect(API_SECTIONS).toContain("10.4");
     expect(PROVIDER_RULES.size).toBe(13);
+    expect(PLUGIN_RULES.size).toBe(14);
   });
 
   it("never cites the notes outside the repository, an issue, or 'the module comment'", () => {
@@ -80,10 +85,19 @@ describe("citations of documents", () => {
     expect(missing).toEqual([]);
   });
 
-  it("cites rules and sections of docs/dynamic-providers.md and sections of emulator/README.md that exist", () => {
-    const rules = occurrences(/docs\/dynamic-providers\.md`? rules? (\d+)(?: and (\d+))?/);
-    expect(rules.length).toBeGreaterThan(5);
-    const missingRules = rules.flatMap(({ where, match }) => [match[1], match[2]].filter((rule) => rule !== undefined && !PROVIDER_RULES.has(rule)).map((rule) => `rule ${rule} in ${where}`));
+  it("cites rules and sections of docs/dynamic-providers.md, docs/provider-plugins.md and sections of emulator/README.md that exist", () => {
+    const citedRules = (file: string, known: Set<string>) => {
+      const rules = occurrences(new RegExp(`${file.replace(/[./]/g, "\\$&")}\`? rules? (\\d+)(?: and (\\d+))?`));
+      return {
+        count: rules.length,
+        missing: rules.flatMap(({ where, match }) => [match[1], match[2]].filter((rule) => rule !== undefined && !known.has(rule)).map((rule) => `rule ${rule} in ${where}`)),
+      };
+    };
+    const dynamic = citedRules("docs/dynamic-providers.md", PROVIDER_RULES);
+    const plugin = citedRules("docs/provider-plugins.md", PLUGIN_RULES);
+    expect(dynamic.count).toBeGreaterThan(5);
+    expect(plugin.count).toBeGreaterThan(0);
+    const missingRules = [...dynamic.missing, ...plugin.missing];
     const named = (file: string) => {
       const sections = headings(file);
       return occurrences(new RegExp(`${file.replace(/[./]/g, "\\$&")}\`? "([^"]+)"`))
@@ -91,6 +105,6 @@ describe("citations of documents", () => {
         .filter(({ match }) => ![...sections].some((heading) => heading.startsWith(match[1]!)))
         .map(({ where, match }) => `"${match[1]}" in ${where}`);
     };
-    expect([...missingRules, ...named("docs/dynamic-providers.md"), ...named("emulator/README.md")]).toEqual([]);
+    expect([...missingRules, ...named("docs/dynamic-providers.md"), ...named("docs/provider-plugins.md"), ...named("emulator/README.md")]).toEqual([]);
   });
 });
