@@ -1,6 +1,7 @@
 /**
  * The engine driver of the tests, the benchmarks and the offline `npm start` (engine/README.md): drives the SDK's real dynamic-provider host over gRPC from
- * tsc-built code, as the engine would (docs/dynamic-providers.md "Testing without the CLI").
+ * tsc-built code, as the engine would (docs/dynamic-providers.md "Testing without the CLI"), and the
+ * provider plugin the same way (`startProviderPlugin`, docs/provider-plugins.md "Testing without the CLI").
  *
  * ```ts
  * const resource = await captureDynamicResource({ module: "dist/provider/...", exportName: "SavedFilter", args: ["f", {...}] });
@@ -16,5 +17,6 @@ export * from "./deployment";
 export * from "./fake-engine";
 export * from "./host";
 export * from "./lifecycle";
+export * from "./plugin";
 export * from "./project";
 export * from "./struct";

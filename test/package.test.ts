@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPOSITORY_ROOT } from "../engine";
+import { REPOSITORY_ROOT, startProviderPlugin } from "../engine";
 
 /**
  * The package as a user receives it: `npm pack` of the repository (already built by `npm test`, so
@@ -86,6 +86,31 @@ describe("npm pack", () => {
       expect(existsSync(path.join(unpacked, declared))).toBe(true);
       // moduleResolution node10 (the 2024-2026 Pulumi template) reads typesVersions, not exports.
       expect(manifest.typesVersions["*"]![entry]).toEqual([declared.replace(/^\.\//, "")]);
+    }
+  });
+});
+
+describe("the provider plugin in the package", () => {
+  it("ships its bin, its folder and its schema, and starts from the unpacked package as Pulumi starts it", async () => {
+    const manifest = JSON.parse(readFileSync(path.join(unpacked, "package.json"), "utf8")) as { bin: Record<string, string> };
+    expect(manifest.bin["pulumi-resource-insights"]).toBe("dist/provider/plugin/bin.js");
+    for (const file of ["plugin/PulumiPlugin.yaml", "plugin/index.js", "dist/provider/plugin/bin.js", "dist/provider/plugin/schema.json", "docs/provider-plugins.md"]) {
+      expect(existsSync(path.join(unpacked, file)), file).toBe(true);
+    }
+    // The engine executes it directly (docs/provider-plugins.md rule 13): it must stay executable once packed.
+    expect(statSync(path.join(unpacked, "plugin/pulumi-resource-insights")).mode & 0o111).not.toBe(0);
+    // A copy of its own, installed as npm would (the dependencies beside it), so the other tests read the package untouched.
+    const installed = path.join(work, "installed");
+    mkdirSync(installed);
+    execFileSync("tar", ["-xzf", path.join(work, readdirSync(work).find((file) => file.endsWith(".tgz"))!), "-C", installed]);
+    symlinkSync(path.join(REPOSITORY_ROOT, "node_modules"), path.join(installed, "package", "node_modules"), "dir");
+    const plugin = await startProviderPlugin({ launcher: "executable", folder: path.join(installed, "package", "plugin"), cwd: work });
+    try {
+      const schema = JSON.parse(await plugin.getSchema()) as { name: string; resources: Record<string, unknown> };
+      expect(schema.name).toBe("insights");
+      expect(Object.keys(schema.resources)).toContain("insights:index:SavedFilter");
+    } finally {
+      await plugin.close();
     }
   });
 });

@@ -162,8 +162,11 @@ export type NamedAccounts = Record<string, ConnectionSettings>;
 /** Pulumi's secret marker (docs/dynamic-providers.md "Testing without the CLI"): its signature key and value. */
 const SECRET_MARKER = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" } as const;
 
-/** `value` with every secret marker in it replaced by its plain value. */
-function withoutSecretMarkers(value: unknown): unknown {
+/**
+ * `value` with every secret marker in it replaced by its plain value: a setting read as the stack
+ * config holds it, or a value a provider plugin received with secrets (docs/provider-plugins.md rule 6).
+ */
+export function withoutSecretMarkers(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecretMarkers);
   if (value === null || typeof value !== "object") return value;
   const object = value as Record<string, unknown>;

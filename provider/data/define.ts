@@ -180,6 +180,28 @@ function pulumiOptions<Options extends pulumi.InvokeOptions>(options: Options & 
 }
 
 /**
+ * A data source as a host that serves Pulumi functions calls it (the provider plugin's Invoke,
+ * docs/provider-plugins.md rule 11): its token, how it reads the account through a client the host
+ * gives it, and whether its answer is personal data (answered as secrets).
+ */
+export interface DataSourceDefinition {
+  /** `insights:index:getX` ({@link dataSourceToken}). */
+  readonly token: string;
+  /** Reads the answer; `params` are the arguments without `connection` and `account`. */
+  readonly read: Read<never, unknown>;
+  /** The answer holds personal data. */
+  readonly personalData: boolean;
+}
+
+/** Every data source made so far, by token: each module of this folder adds its own when loaded. */
+const definitions = new Map<string, DataSourceDefinition>();
+
+/** The data sources made so far (load `data/index.ts` for all of them), by token. */
+export function dataSourceDefinitions(): ReadonlyMap<string, DataSourceDefinition> {
+  return definitions;
+}
+
+/**
  * Makes the two forms of a data source from the way it reads its answer. In a program, each form
  * reads the account through the client; under mocks, each asks the engine through
  * `pulumi.runtime.invoke` with the token {@link dataSourceToken} and the arguments without
@@ -191,6 +213,7 @@ export function dataSourceForms<Params extends object, Result>(
   { personalData }: { personalData: boolean },
 ): DataSourceForms<Params, Result> {
   const token = dataSourceToken(functionName);
+  definitions.set(token, { token, read: read as Read<never, unknown>, personalData });
   const readTheAccount = async (args: DataSourceArgs<Params> | undefined, options: CallOptions): Promise<Result> => {
     const { connection, account, ...params } = args ?? ({} as DataSourceArgs<Params>);
     return read(clientFor(connection, account), params as unknown as Params, options);

@@ -155,6 +155,9 @@ async function readFieldValues(client: InsightsClient, { field, ...query }: GetF
   }
   const values = field === "subcategories"
     ? await client.filters.subcategories(query, options)
-    : await client.filters.lookup({ lookup: field, pattern: query.pattern }, options);
+    : await client.filters.lookup({ lookup: field, pattern: query.pattern }, options).catch((error: unknown) => {
+      // The client names its own parameter; the caller wrote `field` (a plugin's failure names the argument).
+      throw error instanceof ArgumentError && error.path === "lookup" ? new ArgumentError("field", error.reason) : error;
+    });
   return { values, complete: !mayBeCut(values.length) };
 }

@@ -198,12 +198,24 @@ export function unknownOutcomeWaitMs(): number {
   return valueOf(current().tuning).unknownOutcomeWaitMs ?? DEFAULT_UNKNOWN_OUTCOME_WAIT_MS;
 }
 
+/** Where {@link report} sends its lines: the dynamic-provider host's stdout unless a host says otherwise. */
+let reporter: (line: string) => void = (line) => process.stdout.write(`${line}\n`);
+
+/**
+ * Sends {@link report}'s lines to `sink` instead of stdout: the provider plugin, whose stdout the
+ * engine shows only at debug level, sends them through the engine's `Log` call
+ * (docs/provider-plugins.md rule 2).
+ */
+export function reportThrough(sink: (line: string) => void): void {
+  reporter = sink;
+}
+
 /**
  * Lines the engine shows: since CLI 3.146 it forwards the host's stdout as info diagnostics
  * (docs/dynamic-providers.md rule 10). Never pass credentials or personal data here.
  */
 export function report(message: string): void {
-  process.stdout.write(`${message.replace(/\n+$/, "")}\n`);
+  reporter(message.replace(/\n+$/, ""));
 }
 
 /**

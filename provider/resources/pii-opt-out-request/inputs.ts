@@ -35,7 +35,8 @@ const IdentifierList = z
   .array(z.string({ error: "must be a string" }).min(1, "must be a non-empty string"), { error: "must be a list of strings" })
   .min(1, "must list at least one identifier");
 
-const DeclaredInputs = z.object({
+/** @internal The inputs `check` accepts; the provider plugin's package schema is written from them too. */
+export const DeclaredInputs = z.object({
   viewerIds: IdentifierList.optional(),
   userIds: IdentifierList.optional(),
   notificationEmails: z

@@ -1,0 +1,53 @@
+import { ArgumentError } from "../client";
+import "../data";
+import { dataSourceDefinitions } from "../data/define";
+import { sharedClient } from "../host/runtime";
+import { isJsonObject } from "../schema";
+import type { Failure } from "./resources";
+import { unknownToken } from "./tokens";
+import { containsSecret, revealed, secretProperties, type PropertyMap } from "./wire";
+
+/**
+ * Invoke (docs/provider-plugins.md rule 11): the package's functions are its data sources
+ * (provider/data/), each called with the client of the provider's settings, or of the account its
+ * `account` argument names, from the shared resolution (host/runtime.ts): the same code and the
+ * same client as a TypeScript program's `getX()` and the dynamic resources use.
+ */
+
+/** What Invoke answers: the result's properties, or the failures of the arguments. */
+export interface InvokeAnswer {
+  outputs: PropertyMap;
+  failures: Failure[];
+}
+
+/** The tokens of every function the plugin serves. */
+export function functionTokens(): string[] {
+  return [...dataSourceDefinitions().keys()].sort();
+}
+
+/**
+ * Calls the function `token` with `args` (secret markers kept). An argument the client refuses is a
+ * failure at its path; a result holding personal data, or read with a secret argument, is answered
+ * as secrets, property by property (rule 6). Aborting `signal` (Cancel) stops the requests in flight.
+ */
+export async function invoke(token: string, args: PropertyMap, signal: AbortSignal): Promise<InvokeAnswer> {
+  const definition = dataSourceDefinitions().get(token);
+  if (definition === undefined) throw new Error(unknownToken("function", token, functionTokens()));
+  const { account, connection, ...params } = revealed(args);
+  if (connection !== undefined) {
+    return {
+      outputs: {},
+      failures: [{ property: "connection", reason: "connection: the plugin's functions take their settings from the provider (baseUrl, clientId, clientSecret) or from the account named by `account`" }],
+    };
+  }
+  if (account !== undefined && typeof account !== "string") return { outputs: {}, failures: [{ property: "account", reason: "account: must be the name of an account of the provider's `accounts`" }] };
+  let result: unknown;
+  try {
+    result = await definition.read(sharedClient(account), params as never, { signal });
+  } catch (error) {
+    if (error instanceof ArgumentError) return { outputs: {}, failures: [{ property: error.path, reason: error.message }] };
+    throw error;
+  }
+  if (!isJsonObject(result)) throw new Error(`${token} answered ${Array.isArray(result) ? "a list" : typeof result}, not an object`);
+  return { outputs: definition.personalData || containsSecret(args) ? secretProperties(result) : result, failures: [] };
+}
