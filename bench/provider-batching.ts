@@ -3,7 +3,8 @@ import { performance } from "node:perf_hooks";
 import { DEV_ACCOUNT, startEmulator, type JournalEntry, type RunningEmulator } from "../emulator";
 import { RATE_BUDGET_ENV } from "../provider/client/core/settings";
 import { FILTERS_PER_CALL } from "../provider/schema";
-import { BATCH_ENV, DEFAULT_BATCH_OPTIONS } from "../provider/resources/saved-filter/batcher";
+import { BATCH_ENV } from "../provider/saved-filters/gateways";
+import { DEFAULT_BATCH_OPTIONS } from "../provider/saved-filters/gateway/filter-gateway";
 import { captureDynamicResource, createTestProject, startProviderHost, type PropertyMap, type ProviderHost } from "../engine";
 
 /**

@@ -23,7 +23,7 @@ import type { CallOptions } from "./core/transport";
 import type * as params from "./params";
 import { parseParams, zChoice } from "./core/validation";
 
-// Part of the client's API: its users (the provider's batcher, benchmarks) size batches with it.
+// Part of the client's API: its users (the saved-filter gateway, benchmarks) size batches with it.
 
 /** The path of the saved-filter family (spec 4.8; the trailing slash is the spec's). */
 const BULK_FILTERS = "/bulk_filters/";

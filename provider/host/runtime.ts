@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import { InsightsClient, type InsightsLogger } from "../client";
 import { formatDuration } from "../client/core/logging";
+import { REAL_CLOCK, type OutcomeWait } from "../client/core/outcome";
 import {
   accountsFrom,
   ACCOUNTS_CONFIG_KEY,
@@ -104,7 +105,7 @@ export function accountSettings(account?: string): ConnectionSettings {
 }
 
 /**
- * The key of an account's client and batcher in this host (a digest of its settings): two names
+ * The key of an account's client and gateway in this host (a digest of its settings): two names
  * with the same settings share them, and a change of settings makes new ones.
  */
 export function accountKey(account?: string): string {
@@ -191,11 +192,12 @@ const HOST_LOGGER: InsightsLogger = {
 };
 
 /**
- * How long an operation whose outcome is unknown waits for the account to show it
- * (`insights:unknownOutcomeWaitMs`, `INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS`; data/connection.ts).
+ * How long an operation whose outcome is unknown watches the account for it, on the real clock
+ * (`insights:unknownOutcomeWaitMs`, `INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS`; data/connection.ts;
+ * client/core/outcome.ts).
  */
-export function unknownOutcomeWaitMs(): number {
-  return valueOf(current().tuning).unknownOutcomeWaitMs ?? DEFAULT_UNKNOWN_OUTCOME_WAIT_MS;
+export function outcomeWait(): OutcomeWait {
+  return { waitMs: valueOf(current().tuning).unknownOutcomeWaitMs ?? DEFAULT_UNKNOWN_OUTCOME_WAIT_MS, clock: REAL_CLOCK };
 }
 
 /** Where {@link report} sends its lines: the dynamic-provider host's stdout unless a host says otherwise. */

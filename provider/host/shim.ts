@@ -5,7 +5,7 @@ import type * as pulumi from "@pulumi/pulumi";
  * resource). Following docs/dynamic-providers.md rules 1 and 2, it captures nothing but one plain
  * string: the package specifier of its implementation, which each method `require()`s at call
  * time. So `__provider` stays small and secret-free, the implementation loads normally in the host (one
- * client, one connection pool, one batcher for every resource), and state written by an older
+ * client, one connection pool, one gateway for every resource), and state written by an older
  * version keeps working after an upgrade.
  *
  * @param implementation A specifier such as `pulumi-insights/dist/provider/resources/saved-filter/provider.js`,

@@ -45,13 +45,13 @@ export interface FixtureOptions {
 
 /**
  * A quiet window wide enough that a burst of gRPC calls on a busy 2-core machine always lands in one
- * batch, so request counts are deterministic (provider/resources/saved-filter/batcher.ts; timing itself is for benchmarks).
+ * batch, so request counts are deterministic (provider/saved-filters/gateway/coalescer.ts; timing itself is for benchmarks).
  */
 export const STEADY_BATCHING = { INSIGHTS_BATCH_WINDOW_MS: "200", INSIGHTS_BATCH_MAX_WAIT_MS: "5000" };
 
 /**
  * How long the host watches the account after an unknown outcome before it fails (the setting
- * `INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS`, host/unknown-outcome.ts): short, so a test of a write that
+ * `INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS`, provider/client/core/outcome.ts): short, so a test of a write that
  * never landed ends soon, and long enough that a write which did land is always seen first.
  */
 export const QUICK_UNKNOWN_OUTCOME = { INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS: "1000" };

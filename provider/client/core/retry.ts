@@ -121,7 +121,7 @@ export function isRetryable(error: unknown): boolean {
  *   a POST into a GET after them, so a server may have acted on the write first: neither can be
  *   taken as a refusal. A 307 or a 308 asks for the same request at another URI without changing it,
  *   so nothing was done here: the write failed, known not applied.
- * The callers that POST (the saved-filter batcher, the PII submission) reconcile through a list before
+ * The callers that POST (the saved-filter gateway, the PII submission) reconcile through a list before
  * sending anything again. A 4xx is a refusal: nothing was applied.
  */
 export function isOutcomeUnknown(error: unknown): boolean {

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { InternalServerError, RateLimitError } from "../../client/core/errors";
-import { configureFromStack, namedCalls, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
+import { configureFromStack, namedCalls, outcomeWait, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
 import { identifierSetDigest, newDigestSalt } from "./digest";
 import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus, type TrackedRequest } from "./progress";
 import { redactor } from "./redact";
@@ -221,7 +221,7 @@ async function advance(run: OptOutRun, refresh: boolean): Promise<void> {
   const { declaration, progress } = run;
   if (progress.batchesSubmitted < run.batches.length) {
     const emails = declaration.notificationEmails;
-    await new Submission({ pii, identifiers: new Set(declaration.identifiers), ...(emails ? { notificationEmails: emails } : {}), report: say }, progress)
+    await new Submission({ pii, identifiers: new Set(declaration.identifiers), ...(emails ? { notificationEmails: emails } : {}), report: say, outcomeWait: outcomeWait() }, progress)
       .submitRemaining(run.batches);
   }
   if (declaration.waitForCompletion) {

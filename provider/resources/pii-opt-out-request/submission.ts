@@ -5,7 +5,7 @@ import { isOutcomeUnknown } from "../../client/core/retry";
 import { chunk } from "../../client/core/split";
 import type { PiiOptOutRequest } from "../../schema";
 import type { SubmissionProgress, TrackedRequest } from "./progress";
-import { hostOutcomeWait, UnknownOutcomeError, watchAccount, type OutcomeWait } from "../../host/unknown-outcome";
+import { UnknownOutcomeError, watchAccount, type OutcomeWait } from "../../client/core/outcome";
 
 /**
  * Submits a resource's identifiers as opt-out requests of at most 100 (spec 4.10, 8) so that nothing
@@ -19,7 +19,7 @@ import { hostOutcomeWait, UnknownOutcomeError, watchAccount, type OutcomeWait } 
  *   earlier request, those are adopted; otherwise the refusal is reported as it came;
  * - a POST whose outcome is unknown (timeout, reset after the server committed, a 5xx: see
  *   `isOutcomeUnknown`) is never sent again in the same operation: the list is watched for the
- *   request it made (host/unknown-outcome.ts), and otherwise the batch fails and the next run
+ *   request it made (client/core/outcome.ts), and otherwise the batch fails and the next run
  *   submits it again. The API has no idempotency key (docs/api.md 10.1), and the client retries a
  *   POST only after a 429.
  * Progress is recorded batch by batch in {@link SubmissionProgress}, so a run that fails half-way
@@ -39,8 +39,8 @@ export interface SubmissionContext {
   notificationEmails?: readonly string[];
   /** Prints a progress line (never an identifier or address). */
   report(line: string): void;
-  /** How long an unknown outcome is watched for (default: the host's setting, host/unknown-outcome.ts). */
-  outcomeWait?: OutcomeWait;
+  /** How long an unknown outcome is watched for (client/core/outcome.ts). */
+  outcomeWait: OutcomeWait;
 }
 
 /** A list answer, indexed by identifier (each identifier is in at most one request, spec 4.10). */
@@ -104,7 +104,7 @@ export class Submission {
    */
   private async awaitUnknownSubmission(batch: readonly string[], name: string, cause: unknown): Promise<void> {
     const { report } = this.context;
-    const wait = this.context.outcomeWait ?? hostOutcomeWait();
+    const wait = this.context.outcomeWait;
     report(`${name}: the outcome of the submission is unknown (${cause instanceof Error ? cause.message : String(cause)}); watching the account's requests, nothing is sent again`);
     const previous = this.listing;
     let listing: Listing | undefined;

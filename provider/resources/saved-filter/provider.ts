@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { claimFilters, sharedFilterBatcher } from "./batcher";
+import { claimFilters, sharedFilterGateway } from "../../saved-filters/gateways";
 import { configureFromStack, namedCalls, report, sharedClient } from "../../host/runtime";
 import { accountChange, accountOutputs, boundAccount, checkAccount, declaredAccount, type AccountOutputs } from "../../host/accounts";
 import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
@@ -21,8 +21,8 @@ import {
 /**
  * The host side of the SavedFilter resource: check, diff, create, read, update and delete against
  * `/bulk_filters` (spec 4.8). Loaded by name in the dynamic-provider host (see host/shim.ts); every
- * SavedFilter of a stack shares this module's client and batcher, so the engine's concurrent calls
- * become bulk calls of up to 100 filters (resources/saved-filter/batcher.ts).
+ * SavedFilter of a stack shares its account's client and gateway, so the engine's concurrent calls
+ * become bulk calls of up to 100 filters (saved-filters/gateway/filter-gateway.ts).
  */
 
 /** The properties a program declares; `adoptId` only matters at create, `account` names where the filter lives. */
@@ -112,8 +112,8 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
   async create(inputs) {
     const declared: DeclaredFilter = DeclaredFilter.parse(inputs);
     try {
-      const batcher = sharedFilterBatcher(declared.account);
-      const outputs = outputsOf(await createOrAdopt(batcher, desiredState(declared), declared.adoptId, true), declared.adoptId, declared.account);
+      const gateway = sharedFilterGateway(declared.account);
+      const outputs = outputsOf(await createOrAdopt(gateway, desiredState(declared), declared.adoptId, true), declared.adoptId, declared.account);
       return { id: outputs.filterId, outs: outputs };
     } catch (error) {
       throw withContext(declared.name, declared.adoptId === undefined ? "create" : `create (adoptId ${declared.adoptId})`, error);
@@ -124,7 +124,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
   async read(id, props) {
     const account = boundAccount(labelOf(props, id), declaredAccount(props), props);
     try {
-      const filter = await sharedFilterBatcher(account).read(id);
+      const filter = await sharedFilterGateway(account).read(id);
       if (filter === undefined) return {};
       return { id, props: outputsOf(stateOf(filter), (props as Partial<SavedFilterOutputs> | undefined)?.adoptId, account) };
     } catch (error) {
@@ -137,7 +137,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
     const declared: DeclaredFilter = DeclaredFilter.parse(news);
     const account = boundAccount(labelOf(news, id), declared.account, olds);
     try {
-      const state = await updateFilter(sharedFilterBatcher(account), id, olds as Partial<SavedFilterInput>, desiredState(declared));
+      const state = await updateFilter(sharedFilterGateway(account), id, olds as Partial<SavedFilterInput>, desiredState(declared));
       return { outs: outputsOf(state, declared.adoptId ?? (olds as SavedFilterOutputs).adoptId, account) };
     } catch (error) {
       throw withContext(declared.name, "update", error);
@@ -148,7 +148,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
   async delete(id, props) {
     const account = boundAccount(labelOf(props, id), declaredAccount(props), props);
     try {
-      await sharedFilterBatcher(account).delete(id);
+      await sharedFilterGateway(account).delete(id);
     } catch (error) {
       throw withContext(String((props as { name?: string }).name ?? id), "delete", error);
     }

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { claimFilters, FilterItemError, sharedFilterBatcher } from "./batcher";
+import { claimFilters, sharedFilterGateway } from "../../saved-filters/gateways";
+import { FilterItemError } from "../../saved-filters/gateway/refusals";
 import type { InsightsClient } from "../../client";
 import { configureFromStack, namedCalls, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
-import { UnknownOutcomeError } from "../../host/unknown-outcome";
+import { UnknownOutcomeError } from "../../client/core/outcome";
 import { accountChange, accountOutputs, boundAccount, checkAccount, declaredAccount, type AccountOutputs } from "../../host/accounts";
 import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
 import { isUnknown } from "../../rules";
@@ -29,7 +30,7 @@ import {
 /**
  * The host side of the SavedFilterSet resource: one resource for many generated saved filters (one
  * per city, per platform, per episode), diffed member by member and applied with bulk calls of up to
- * 100 filters (spec 4.8, 8) through the host's batcher (resources/saved-filter/batcher.ts).
+ * 100 filters (spec 4.8, 8) through the account's gateway (saved-filters/gateway/filter-gateway.ts).
  */
 
 /** The outputs recorded in the state, with the account the members live in. */
@@ -41,7 +42,7 @@ export interface SavedFilterSetOutputs extends Partial<AccountOutputs> {
   /** The adoption map as declared (it only matters when a member is added). */
   adopt?: Record<string, string>;
   /**
-   * Members whose create had an unknown outcome (host/unknown-outcome.ts): the next update looks for
+   * Members whose create had an unknown outcome (client/core/outcome.ts): the next update looks for
    * the filter that create may have made and adopts it instead of creating another.
    */
   unknownOutcome?: string[];
@@ -170,13 +171,13 @@ function partialOutputs(outputs: SavedFilterSetOutputs): SavedFilterSetOutputs {
 /**
  * Brings the account from `previous` (the outputs in the state, none at create) to the declared
  * members: creates (or adopts) added members, updates changed ones, deletes removed ones. The set
- * knows its whole batch, so it hands each kind to the batcher at once (bulk calls of up to 100, sent
+ * knows its whole batch, so it hands each kind to the gateway at once (bulk calls of up to 100, sent
  * without waiting for the batching window). Returns the outputs of what was applied and the failure
  * of each member that was not.
  */
 async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record<string, unknown>): Promise<{ outputs: SavedFilterSetOutputs; failures: string[]; message: string }> {
   const { members, adopt, account } = parseMembers(inputs);
-  const batcher = sharedFilterBatcher(account);
+  const gateway = sharedFilterGateway(account);
   const ids: Record<string, string> = { ...previous?.ids };
   const states: Record<string, FilterState> = { ...previous?.filters };
   const failures: string[] = [];
@@ -224,13 +225,13 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
   const declaredKeys = new Set(members.map((member) => member.key));
   const deletes = Object.entries(previous?.ids ?? {}).filter(([key]) => !declaredKeys.has(key));
 
-  const created = batcher.createAll(creates.map(({ desired, findEarlier }) => ({ input: desired, findEarlier })));
-  creates.forEach(({ key, desired }, index) => attempt(key, "create", () => bringToDeclared(batcher, created[index]!, desired, undefined)));
-  const adopted = batcher.readAll(adoptions.map(({ adoptId }) => adoptId));
-  adoptions.forEach(({ key, desired, adoptId }, index) => attempt(key, "adopt", () => bringToDeclared(batcher, adopted[index]!, desired, adoptId)));
-  const updated = batcher.updateAll(updates.map(({ plan }) => plan.change));
-  updates.forEach(({ key, plan }, index) => attempt(key, "update", () => appliedUpdate(plan, updated[index]!, batcher)));
-  const deleted = batcher.deleteAll(deletes.map(([, id]) => id));
+  const created = gateway.createAll(creates.map(({ desired, findEarlier }) => ({ input: desired, findEarlier })));
+  creates.forEach(({ key, desired }, index) => attempt(key, "create", () => bringToDeclared(gateway, created[index]!, desired, undefined)));
+  const adopted = gateway.readAll(adoptions.map(({ adoptId }) => adoptId));
+  adoptions.forEach(({ key, desired, adoptId }, index) => attempt(key, "adopt", () => bringToDeclared(gateway, adopted[index]!, desired, adoptId)));
+  const updated = gateway.updateAll(updates.map(({ plan }) => plan.change));
+  updates.forEach(({ key, plan }, index) => attempt(key, "update", () => appliedUpdate(plan, updated[index]!, gateway)));
+  const deleted = gateway.deleteAll(deletes.map(([, id]) => id));
   deletes.forEach(([key], index) => attempt(key, "delete", async () => void (await deleted[index]!)));
   const total = work.length;
   await Promise.all(work);
@@ -350,10 +351,10 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
   async read(id, props) {
     const previous = props as SavedFilterSetOutputs;
     const account = boundAccount(labelOf(id), declaredAccount(props), props);
-    const batcher = sharedFilterBatcher(account);
+    const gateway = sharedFilterGateway(account);
     try {
       const members = Object.entries(previous.ids ?? {});
-      const read = batcher.readAll(members.map(([, filterId]) => filterId));
+      const read = gateway.readAll(members.map(([, filterId]) => filterId));
       const found = await Promise.all(members.map(async ([key], index) => [key, await read[index]!] as const));
       const present = found.filter(([, filter]) => filter !== undefined).map(([key, filter]) => [key, stateOf(filter!)] as const);
       const outputs: SavedFilterSetOutputs = {
@@ -378,9 +379,9 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
 
   /** Deletes every member with bulk calls; members already deleted elsewhere count as deleted. */
   async delete(id, props) {
-    const batcher = sharedFilterBatcher(boundAccount(labelOf(id), declaredAccount(props), props));
+    const gateway = sharedFilterGateway(boundAccount(labelOf(id), declaredAccount(props), props));
     const members = Object.entries((props as Partial<SavedFilterSetOutputs>).ids ?? {});
-    const outcomes = await Promise.allSettled(batcher.deleteAll(members.map(([, filterId]) => filterId)));
+    const outcomes = await Promise.allSettled(gateway.deleteAll(members.map(([, filterId]) => filterId)));
     const failures = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [memberFailure(members[index]![0], "delete", outcome.reason)] : []));
     if (failures.length > 0) throw new Error(failureMessage(failures, members.length));
   },

@@ -3,7 +3,8 @@ import type { InsightsClient } from "../../client";
 import { CLEARED_FIELD, isRefusalStatus, mayBeCut } from "../../client/assumptions";
 import { coverNames } from "../../client/core/listing";
 import type { FilterLookupName } from "../../client/filters";
-import { FilterItemError, type FilterBatcher } from "./batcher";
+import type { FilterGateway } from "../../saved-filters/gateway/filter-gateway";
+import { FilterItemError } from "../../saved-filters/gateway/refusals";
 import {
   describeRulesDiff,
   isUnknown,
@@ -292,21 +293,21 @@ export function planUpdate(id: string, current: Partial<FilterState>, desired: S
 
 /**
  * The state a plan reaches once its PUT item (`sent`, none when nothing changed) was applied; a
- * refusal is explained with what `batcher` reads back. After a PUT, `edited` and `editor` are read
+ * refusal is explained with what `gateway` reads back. After a PUT, `edited` and `editor` are read
  * back (one GET per batch of reads): the service sets them, and a state holding the values from
  * before would differ from the account at every refresh, so the scheduled drift check
  * (`pulumi preview --refresh --expect-no-changes`, README "The examples and a GitOps pipeline")
  * would report a change after each update. A failed read-back keeps the values from before: the
  * update itself was applied.
  */
-export async function appliedUpdate(plan: UpdatePlan, sent: Promise<void> | undefined, batcher: FilterBatcher): Promise<FilterState> {
+export async function appliedUpdate(plan: UpdatePlan, sent: Promise<void> | undefined, gateway: FilterGateway): Promise<FilterState> {
   try {
     await sent;
   } catch (error) {
-    throw plan.change === undefined ? error : await explainRefusal(batcher, plan.change, error);
+    throw plan.change === undefined ? error : await explainRefusal(gateway, plan.change, error);
   }
   if (plan.change === undefined) return plan.state;
-  const current = await batcher.read(String(plan.change.id)).catch(() => undefined);
+  const current = await gateway.read(String(plan.change.id)).catch(() => undefined);
   if (current === undefined) return plan.state;
   return {
     ...plan.state,
@@ -316,9 +317,9 @@ export async function appliedUpdate(plan: UpdatePlan, sent: Promise<void> | unde
 }
 
 /** Brings filter `id` from `current` to `desired` (see {@link planUpdate}), batched with other resources' updates. */
-export async function updateFilter(batcher: FilterBatcher, id: string, current: Partial<FilterState>, desired: SavedFilterInput): Promise<FilterState> {
+export async function updateFilter(gateway: FilterGateway, id: string, current: Partial<FilterState>, desired: SavedFilterInput): Promise<FilterState> {
   const plan = planUpdate(id, current, desired);
-  return appliedUpdate(plan, plan.change === undefined ? undefined : batcher.update(plan.change), batcher);
+  return appliedUpdate(plan, plan.change === undefined ? undefined : gateway.update(plan.change), gateway);
 }
 
 /**
@@ -327,14 +328,14 @@ export async function updateFilter(batcher: FilterBatcher, id: string, current: 
  * (provider/client/assumptions.ts `UNKNOWN_FILTER_ID_RULE`), never by a code; a change that clears a
  * field with `null` (docs/api.md 11.2, our choice) names the fields, since a service may refuse null.
  */
-async function explainRefusal(batcher: FilterBatcher, body: SavedFilterUpdate, error: unknown): Promise<unknown> {
+async function explainRefusal(gateway: FilterGateway, body: SavedFilterUpdate, error: unknown): Promise<unknown> {
   const cause = error instanceof FilterItemError ? error.cause : error;
   if (!isRefusalStatus(cause)) return error;
   const path = error instanceof FilterItemError ? error.path : "";
   const reason = error instanceof FilterItemError ? error.reason : ((cause as { detail?: string }).detail ?? (cause as Error).message);
   let gone: boolean;
   try {
-    gone = (await batcher.read(String(body.id))) === undefined;
+    gone = (await gateway.read(String(body.id))) === undefined;
   } catch {
     return error;
   }
@@ -350,14 +351,14 @@ async function explainRefusal(batcher: FilterBatcher, body: SavedFilterUpdate, e
 }
 
 /**
- * Creates the declared filter (one POST per batch, an unknown outcome watched for by the batcher and
+ * Creates the declared filter (one POST per batch, an unknown outcome watched for by the gateway and
  * never posted again), or takes over the account's filter `adoptId`, and brings it to the declared
  * state. With `findEarlier`, a filter that an earlier operation whose outcome was unknown made (same
  * name and declared content, held by no other resource) is adopted instead of creating another.
  */
-export async function createOrAdopt(batcher: FilterBatcher, desired: SavedFilterInput, adoptId: string | undefined, findEarlier = false): Promise<FilterState> {
-  const existing = adoptId === undefined ? batcher.create(desired, { findEarlier }) : batcher.read(adoptId);
-  return bringToDeclared(batcher, existing, desired, adoptId);
+export async function createOrAdopt(gateway: FilterGateway, desired: SavedFilterInput, adoptId: string | undefined, findEarlier = false): Promise<FilterState> {
+  const existing = adoptId === undefined ? gateway.create(desired, { findEarlier }) : gateway.read(adoptId);
+  return bringToDeclared(gateway, existing, desired, adoptId);
 }
 
 /**
@@ -365,12 +366,12 @@ export async function createOrAdopt(batcher: FilterBatcher, desired: SavedFilter
  * state; an adopted id the account does not hold fails.
  */
 export async function bringToDeclared(
-  batcher: FilterBatcher,
+  gateway: FilterGateway,
   existing: Promise<SavedFilter | undefined>,
   desired: SavedFilterInput,
   adoptId: string | undefined,
 ): Promise<FilterState> {
   const filter = await existing;
   if (filter === undefined) throw new Error(`the account has no saved filter with id ${adoptId} to adopt`);
-  return updateFilter(batcher, filter.id, stateOf(filter), desired);
+  return updateFilter(gateway, filter.id, stateOf(filter), desired);
 }

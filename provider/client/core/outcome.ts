@@ -1,12 +1,13 @@
-import { unknownOutcomeWaitMs } from "./runtime";
+import { InsightsError } from "./errors";
 
 /**
- * What an operation does when it cannot know whether its write was applied: a timeout, a connection
- * reset after sending, a 5xx, a success whose answer could not be read (too large, or not its schema)
- * or a redirect other than 307 and 308 to a POST (client/core/retry.ts, `isOutcomeUnknown`). The API has no
- * idempotency key (docs/api.md 10.1), so sending the write again could apply it twice. The operation
- * instead watches the account for the earlier attempt for a bounded time, and otherwise fails with
- * {@link UnknownOutcomeError}: the next `pulumi up` looks for what the attempt made and adopts it.
+ * What a caller does when it cannot know whether its write was applied: a timeout, a connection
+ * reset after sending, a 5xx, a success whose answer could not be read (too large, or not its
+ * schema) or a redirect other than 307 and 308 to a POST (retry.ts `isOutcomeUnknown`). The API has
+ * no idempotency key (docs/api.md 10.1), so sending the write again could apply it twice. The
+ * caller instead watches the account for the earlier attempt for a bounded time
+ * ({@link watchAccount}), and otherwise fails with {@link UnknownOutcomeError}, saying what the
+ * next run does about it. The saved-filter gateway and the PII submission both recover this way.
  */
 
 /** The clock an outcome is waited for with: injectable, so tests never depend on timers. */
@@ -27,12 +28,8 @@ export const REAL_CLOCK: OutcomeClock = {
 export interface OutcomeWait {
   /** The bound, in milliseconds (`insights:unknownOutcomeWaitMs`). */
   waitMs: number;
+  /** The clock the bound is measured with. */
   clock: OutcomeClock;
-}
-
-/** The host's wait: its setting (host/runtime.ts) on the real clock. */
-export function hostOutcomeWait(): OutcomeWait {
-  return { waitMs: unknownOutcomeWaitMs(), clock: REAL_CLOCK };
 }
 
 /** The pause between two looks at the account: a tenth of the bound, from 50 ms to 2 s. */
@@ -62,7 +59,7 @@ export async function watchAccount(wait: OutcomeWait, look: () => Promise<boolea
  * A write whose outcome stayed unknown: no answer came, the account did not show it within the
  * bound, and it was not sent again. The message says what the next `pulumi up` does.
  */
-export class UnknownOutcomeError extends Error {
+export class UnknownOutcomeError extends InsightsError {
   constructor(
     /** What was written, for the message: `the create of saved filter "x"`. */
     what: string,
@@ -77,6 +74,5 @@ export class UnknownOutcomeError extends Error {
         `(insights:unknownOutcomeWaitMs) and it was not sent again: the next \`pulumi up\` ${nextRun}`,
       { cause },
     );
-    this.name = "UnknownOutcomeError";
   }
 }

@@ -1,23 +1,33 @@
 import { describe, expect, it } from "vitest";
-import { FilterBatcher, type BatchScheduler } from "../provider/resources/saved-filter/batcher";
+import { REAL_CLOCK } from "../provider/client/core/outcome";
+import type { FiltersApi } from "../provider/client/filters";
+import type { BatchOptions, BatchScheduler } from "../provider/saved-filters/gateway/coalescer";
+import { FilterGateway } from "../provider/saved-filters/gateway/filter-gateway";
+import { isDeclaredFilter } from "../provider/saved-filters/gateways";
 import { journalMark, requestsSince, useQueryFamilies } from "./support/query-families";
 
 /**
- * The saved-filter batcher's hand-off of a batch its caller already knows (a SavedFilterSet): the
+ * The saved-filter gateway's hand-off of a batch its caller already knows (a SavedFilterSet): the
  * items go out at once as bulk calls, whatever the batching window. The window here is an hour, so a
  * hand-off that waited for it would never answer within the test.
  */
 
 const HOUR_MS = 3_600_000;
+
+/** A gateway as the hosts make one (the reconciler's judgement of a listed filter), with `batching`. */
+function gatewayOf(filters: () => FiltersApi, batching: Partial<BatchOptions> & { scheduler?: BatchScheduler }): FilterGateway {
+  // No test here loses an answer: the watch after an unknown outcome never runs.
+  return new FilterGateway(filters, { ...batching, isDeclared: isDeclaredFilter, outcomeWait: () => ({ waitMs: 0, clock: REAL_CLOCK }) });
+}
 const rules = (episode: number) => ({ op: "and" as const, rules: [{ field: "Asset Name", op: "contains" as const, value: `Episode ${episode}` }] });
 
-describe("FilterBatcher hand-off of a known batch", () => {
+describe("FilterGateway hand-off of a known batch", () => {
   const context = useQueryFamilies(undefined, { resetEach: true });
-  const batcher = () => new FilterBatcher(() => context.client.filters, { windowMs: HOUR_MS, maxWaitMs: HOUR_MS });
+  const gateway = () => gatewayOf(() => context.client.filters, { windowMs: HOUR_MS, maxWaitMs: HOUR_MS });
   const calls = async (mark: number) => (await requestsSince(context.emulator, mark)).map((entry) => `${entry.method} ${entry.status}`);
 
   it("creates, reads, updates and deletes a known batch with one bulk call each, without waiting for the window", async () => {
-    const filters = batcher();
+    const filters = gateway();
     let mark = await journalMark(context.emulator);
     const created = await Promise.all(filters.createAll([0, 1, 2].map((episode) => ({ input: { name: `Episode ${episode}`, rules: rules(episode) }, findEarlier: false }))));
     expect(created.map((filter) => filter.name)).toEqual(["Episode 0", "Episode 1", "Episode 2"]);
@@ -34,7 +44,7 @@ describe("FilterBatcher hand-off of a known batch", () => {
   });
 
   it("sends a queued single read with the known batch that names the same id", async () => {
-    const filters = batcher();
+    const filters = gateway();
     const [filter] = await context.client.filters.create({ filters: [{ name: "Episode 7", rules: rules(7) }] });
     const mark = await journalMark(context.emulator);
     // Queued for the hour-long window, then joined (same id) by a hand-off, which sends it now.
@@ -47,8 +57,8 @@ describe("FilterBatcher hand-off of a known batch", () => {
 
   it("answers an empty batch without a request", async () => {
     const mark = await journalMark(context.emulator);
-    expect(batcher().createAll([])).toEqual([]);
-    expect(batcher().deleteAll([])).toEqual([]);
+    expect(gateway().createAll([])).toEqual([]);
+    expect(gateway().deleteAll([])).toEqual([]);
     expect(await calls(mark)).toEqual([]);
   });
 });
@@ -80,13 +90,13 @@ class ManualScheduler implements BatchScheduler {
   }
 }
 
-describe("FilterBatcher on an injected scheduler", () => {
+describe("FilterGateway on an injected scheduler", () => {
   const context = useQueryFamilies(undefined, { resetEach: true });
   const calls = async (mark: number) => (await requestsSince(context.emulator, mark)).map((entry) => `${entry.method} ${entry.status}`);
 
   it("sends a batch when no call joined it for the window, at the latest maxWaitMs after it opened, or on flush", async () => {
     const scheduler = new ManualScheduler();
-    const filters = new FilterBatcher(() => context.client.filters, { windowMs: 20, maxWaitMs: 50, scheduler });
+    const filters = gatewayOf(() => context.client.filters, { windowMs: 20, maxWaitMs: 50, scheduler });
     const made = await context.client.filters.create({ filters: [0, 1, 2, 3].map((episode) => ({ name: `Episode ${episode}`, rules: rules(episode) })) });
     const ids = made.map((filter) => filter.id);
     let mark = await journalMark(context.emulator);
@@ -127,9 +137,9 @@ describe("FilterBatcher on an injected scheduler", () => {
  * unknown outcome) lists the account with as few requests as it can: every request counts in the
  * address's budget of 3000 per 5 minutes (docs/api.md 10.1).
  */
-describe("FilterBatcher looking for filters an earlier attempt made", () => {
+describe("FilterGateway looking for filters an earlier attempt made", () => {
   const context = useQueryFamilies(undefined, { resetEach: true });
-  const batcher = () => new FilterBatcher(() => context.client.filters, { windowMs: HOUR_MS, maxWaitMs: HOUR_MS });
+  const gateway = () => gatewayOf(() => context.client.filters, { windowMs: HOUR_MS, maxWaitMs: HOUR_MS });
   const listings = async (mark: number) =>
     (await requestsSince(context.emulator, mark)).filter((entry) => entry.method === "GET").map((entry) => entry.params.get("name"));
   const episodes = (from: number, count: number) => Array.from({ length: count }, (_, index) => from + index);
@@ -138,7 +148,7 @@ describe("FilterBatcher looking for filters an earlier attempt made", () => {
   it("lists the names of a batch that share a beginning with one request, adopts the 50 made before and creates the 100 others", async () => {
     const earlier = await context.client.filters.create({ filters: episodes(100, 50).map((episode) => ({ name: `Episode ${episode}`, rules: rules(episode) })) });
     const mark = await journalMark(context.emulator);
-    const made = await Promise.all(batcher().createAll(lookingFor(episodes(0, 150))));
+    const made = await Promise.all(gateway().createAll(lookingFor(episodes(0, 150))));
     expect(made.map((filter) => filter.name)).toEqual(episodes(0, 150).map((episode) => `Episode ${episode}`));
     expect(made.slice(100).map((filter) => filter.id)).toEqual(earlier.map((filter) => filter.id));
     // Two batches of at most 100 (docs/api.md 4.8): "Episode 0" to "Episode 99", then "Episode 100" to "Episode 149".
@@ -148,7 +158,7 @@ describe("FilterBatcher looking for filters an earlier attempt made", () => {
 
   it("lists the whole account once for names that share no beginning", async () => {
     const mark = await journalMark(context.emulator);
-    const made = await Promise.all(batcher().createAll([
+    const made = await Promise.all(gateway().createAll([
       { input: { name: "Harbor Lights", rules: rules(1) }, findEarlier: true },
       { input: { name: "Errors in Brazil", rules: rules(2) }, findEarlier: true },
     ]));
@@ -161,7 +171,7 @@ describe("FilterBatcher looking for filters an earlier attempt made", () => {
     for (const start of [0, 100, 200, 300, 400]) {
       await context.client.filters.create({ filters: episodes(start, 100).map((episode) => ({ name: `Episode ${episode}`, rules: rules(episode) })) });
     }
-    const filters = batcher();
+    const filters = gateway();
     let mark = await journalMark(context.emulator);
     const made = await Promise.all(filters.createAll(lookingFor([1000, 2000])));
     expect(made.map((filter) => filter.name)).toEqual(["Episode 1000", "Episode 2000"]);
@@ -181,7 +191,7 @@ describe("FilterBatcher looking for filters an earlier attempt made", () => {
     }
     const mark = await journalMark(context.emulator);
     const numbers = [...episodes(1000, 10), ...episodes(2000, 10)];
-    const made = await Promise.all(batcher().createAll(lookingFor(numbers)));
+    const made = await Promise.all(gateway().createAll(lookingFor(numbers)));
     expect(made.map((filter) => filter.name)).toEqual(numbers.map((episode) => `Episode ${episode}`));
     // "Episode " is cut however narrowed; then one listing for each half, not one for each of the 20 names.
     const listed = await listings(mark);
