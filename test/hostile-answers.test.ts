@@ -14,7 +14,8 @@ import {
 } from "../provider/client";
 import { MAX_KEPT_ERROR_BODY } from "../provider/client/core/errors";
 import { isOutcomeUnknown } from "../provider/client/core/retry";
-import { FilterBatcher } from "../provider/resources/saved-filter/batcher";
+import { FilterGateway } from "../provider/saved-filters/gateway/filter-gateway";
+import { isDeclaredFilter } from "../provider/saved-filters/gateways";
 import { listedItems, useTestEmulator } from "./support/emulator";
 import { failure } from "./support/failure";
 import { journalMark, requestsSince } from "./support/query-families";
@@ -266,7 +267,7 @@ describe("redirects", () => {
   });
 });
 
-describe("a create whose answer is unusable, through the saved-filter batcher", () => {
+describe("a create whose answer is unusable, through the saved-filter gateway", () => {
   const emulator = useTestEmulator({}, { resetEach: true });
   /** How the server in front of the emulator treats a create: forwards it and swaps the answer, or answers alone. */
   let onCreate: "endless answer" | "see other" | "temporary redirect";
@@ -292,10 +293,10 @@ describe("a create whose answer is unusable, through the saved-filter batcher", 
     };
   });
 
-  /** A batcher of a client of the swapping server, which looks at the account once after an unknown outcome. */
-  function batcher(): FilterBatcher {
+  /** A gateway of a client of the swapping server, which looks at the account once after an unknown outcome. */
+  function gateway(): FilterGateway {
     const { client } = hostileClient({ clientId: "dev", clientSecret: "dev-secret" });
-    return new FilterBatcher(() => client.filters, { outcomeWait: () => ({ waitMs: 0, clock: { now: () => 0, sleep: async () => {} } }) });
+    return new FilterGateway(() => client.filters, { isDeclared: isDeclaredFilter, outcomeWait: () => ({ waitMs: 0, clock: { now: () => 0, sleep: async () => {} } }) });
   }
   const posts = async (mark: number) => (await requestsSince(emulator, mark)).filter((entry) => entry.method === "POST").length;
 
@@ -303,7 +304,7 @@ describe("a create whose answer is unusable, through the saved-filter batcher", 
     it(`finds the filter in the account after a 201 with an ${swap === "endless answer" ? "endless answer" : "answer swapped for a 303"}, posted once`, async () => {
       onCreate = swap;
       const mark = await journalMark(emulator);
-      const [made] = batcher().createAll([{ input: { name: "Harbor Lights", rules: rules("Harbor") }, findEarlier: false }]);
+      const [made] = gateway().createAll([{ input: { name: "Harbor Lights", rules: rules("Harbor") }, findEarlier: false }]);
       const found = await made;
       const account = await emulator.get("/bulk_filters/", { name: "Harbor Lights" });
       expect(account.body.filters).toHaveLength(1);
@@ -315,7 +316,7 @@ describe("a create whose answer is unusable, through the saved-filter batcher", 
   it("fails a create answered with a 307, made nowhere and sent nowhere else", async () => {
     onCreate = "temporary redirect";
     const mark = await journalMark(emulator);
-    const [made] = batcher().createAll([{ input: { name: "Harbor Lights", rules: rules("Harbor") }, findEarlier: false }]);
+    const [made] = gateway().createAll([{ input: { name: "Harbor Lights", rules: rules("Harbor") }, findEarlier: false }]);
     const error = await failure(made!);
     expect(error).toBeInstanceOf(RedirectError);
     expect(error).toMatchObject({ status: 307 });
