@@ -60,3 +60,44 @@ describe("emulator control plane strictness", () => {
     expect((await emulator.control("GET", "nothing-here?x=1")).status).toBe(404);
   });
 });
+
+describe("emulator control plane: POST /_emulator/reset (emulator/README.md \"Control plane\")", () => {
+  const emulator = useTestEmulator();
+  const EXTRA = { clientId: "extra", clientSecret: "extra-secret" } as const;
+  const RULES = { op: "and", rules: [{ field: "CDN", op: "equals", value: "Akamai" }] };
+
+  it("puts everything back as the emulator started: accounts, their filters and PII requests, faults, journal, rate budgets and clock", async () => {
+    expect((await emulator.control("POST", "accounts", { ...EXTRA, features: { bulkFilters: true } })).status).toBe(201);
+    expect((await emulator.call("POST", "/bulk_filters/", { body: [{ name: "Extra", rules: RULES }], account: EXTRA })).status).toBe(201);
+    const created = await emulator.call("POST", "/bulk_filters/", { body: [{ name: "Akamai", rules: RULES }] });
+    expect(created.body[0].id).toBe(1001);
+    const request = await emulator.call("POST", "/pii-opt-out", { body: { viewer_id: ["viewer-000123"], "@notification_email": ["privacy@example.com"] } });
+    expect((await emulator.control("POST", "pii-deletion-faults", { keepViewers: 1 })).status).toBe(201);
+    expect((await emulator.control("POST", "faults", { path: "/kpis", status: 503, times: 5 })).status).toBe(201);
+    expect((await emulator.control("POST", "rate-budgets", true)).status).toBe(200);
+    await emulator.control("POST", "clock", { advance: "PT10M", frozen: false });
+    expect((await emulator.control("GET", "emails")).body.emails).toHaveLength(1);
+    const lastSeq = (await emulator.control("GET", "requests")).body.last_seq;
+
+    expect((await emulator.control("POST", "reset")).body).toEqual({ status: "reset" });
+    const journal = (await emulator.control("GET", "requests")).body;
+    expect(journal.requests).toEqual([]);
+    expect(journal.last_seq).toBe(lastSeq);
+
+    const accounts = (await emulator.control("GET", "accounts")).body.accounts.map((account: { clientId: string }) => account.clientId);
+    expect(accounts).toEqual(["dev", "basic"]);
+    expect((await emulator.get("/bulk_filters/", {}, EXTRA)).status).toBe(401);
+    expect((await emulator.get("/bulk_filters/")).body.filters).toEqual([]);
+    expect((await emulator.get("/pii-opt-out")).body.requests).toEqual([]);
+    expect((await emulator.control("GET", "pii-deletion-faults")).body.faults).toEqual([]);
+    expect((await emulator.control("GET", "emails")).body.emails).toEqual([]);
+    expect((await emulator.control("GET", "faults")).body.rules).toEqual([]);
+    expect((await emulator.control("GET", "rate-budgets")).body.rateBudgets).toBe(false);
+    expect((await emulator.control("GET", "clock")).body).toMatchObject({ now: TEST_NOW, frozen: true });
+    // Ids start again: the first filter is 1001 and the first PII request has the same id as before.
+    expect((await emulator.call("POST", "/bulk_filters/", { body: [{ name: "Akamai", rules: RULES }] })).body[0].id).toBe(1001);
+    expect((await emulator.call("POST", "/pii-opt-out", { body: { viewer_id: ["viewer-000123"] } })).body.id).toBe(request.body.id);
+    // The journal's sequence numbers went on from before the reset.
+    expect((await emulator.control("GET", "requests")).body.requests[0].seq).toBe(lastSeq + 1);
+  });
+});
