@@ -6,7 +6,8 @@ import { startEmulator } from "./server";
 /**
  * `insights-emulator`: starts the emulator and prints `listening on http://HOST:PORT` when ready.
  * Flags: --port (8080), --host (127.0.0.1), --seed (1), --latency (ms, 0), --state FILE,
- * --clock ISO (start time), --frozen, --dialect standard|alternate (emulator/README.md "Dialects").
+ * --clock ISO (start time), --frozen, --dialect standard|alternate (emulator/README.md "Dialects"),
+ * --pii-finish-after MS (how long a PII opt-out request takes to reach FINISHED, 300000).
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -19,12 +20,13 @@ async function main(): Promise<void> {
       clock: { type: "string" },
       frozen: { type: "boolean", default: false },
       dialect: { type: "string", default: "standard" },
+      "pii-finish-after": { type: "string", default: "300000" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) {
     process.stdout.write(
-      "usage: insights-emulator [--port 8080] [--host 127.0.0.1] [--seed 1] [--latency MS] [--state FILE] [--clock ISO] [--frozen] [--dialect standard|alternate]\n" +
+      "usage: insights-emulator [--port 8080] [--host 127.0.0.1] [--seed 1] [--latency MS] [--state FILE] [--clock ISO] [--frozen] [--dialect standard|alternate] [--pii-finish-after MS]\n" +
         "dev credentials: client id 'dev', client secret 'dev-secret' (every feature enabled)\n",
     );
     return;
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     latencyMs: integer("latency", values.latency),
     ...(values.state ? { stateFile: values.state } : {}),
     clock: { ...(values.clock ? { start: values.clock } : {}), frozen: values.frozen },
+    piiTiming: { finishAfterMs: integer("pii-finish-after", values["pii-finish-after"]) },
   });
   process.stdout.write(`listening on ${emulator.url}\n`);
   const stop = () => void emulator.close().then(() => process.exit(0));

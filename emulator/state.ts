@@ -8,6 +8,15 @@ import type { PiiTiming } from "./pii/store";
 import { RateBudgets, rateBudgetsFrom, SERVICE_RATE_BUDGETS, type RateBudgetSettings } from "./rate-budgets";
 import type { WorldOptions } from "./world";
 
+/**
+ * The PII processing times of the options: 1 and 5 minutes by default; a FINISHED time alone keeps
+ * that proportion, STARTED after a fifth of it, so that one setting shortens the whole lifecycle.
+ */
+function piiTimingOf(timing: Partial<PiiTiming> = {}): PiiTiming {
+  const finishAfterMs = timing.finishAfterMs ?? 300_000;
+  return { startAfterMs: timing.startAfterMs ?? finishAfterMs / 5, finishAfterMs };
+}
+
 /** Options of an emulator instance (the bin's flags map onto these). */
 export interface EmulatorOptions {
   /** TCP port; 0 picks a free one. Default 0 in process, 8080 for the bin. */
@@ -32,7 +41,10 @@ export interface EmulatorOptions {
   accounts?: AccountConfigInput[];
   /** A file to keep the mutable state in across restarts. */
   stateFile?: string;
-  /** PII processing times. Default: STARTED after 1 minute, FINISHED after 5 minutes. */
+  /**
+   * PII processing times. Default: STARTED after 1 minute, FINISHED after 5 minutes; with only
+   * `finishAfterMs`, STARTED after a fifth of it (`--pii-finish-after`, emulator/README.md "PII opt-out").
+   */
   piiTiming?: Partial<PiiTiming>;
   /**
    * The dialect of every account that names none (emulator/README.md "Dialects"). Default
@@ -62,7 +74,7 @@ export class EmulatorState {
     this.rateBudgets = new RateBudgets(configuredRateBudgets(options));
     this.faults = new Faults(this.seed);
     this.latencyMs = options.latencyMs ?? 0;
-    this.piiTiming = { startAfterMs: 60_000, finishAfterMs: 300_000, ...options.piiTiming };
+    this.piiTiming = piiTimingOf(options.piiTiming);
     this.resetAccounts();
     if (options.stateFile && existsSync(options.stateFile)) {
       this.importState(JSON.parse(readFileSync(options.stateFile, "utf8")) as StateSnapshot);

@@ -12,7 +12,8 @@
  *    with `--no-build`;
  * 3. starts the emulator in this process on a free loopback port, with demo data: a saved filter
  *    "made in the console" for the adoption example, two viewers to forget (in a temporary file, never
- *    in the repository) and opt-out requests that finish within seconds;
+ *    in the repository) and opt-out requests that finish within seconds (`--pii-finish-after MS`,
+ *    4000 by default; the emulator's own flag of the same name, emulator/README.md "PII opt-out");
  * 4. with a CLI: creates the stack `demo` in a temporary local backend (file://) with a throwaway
  *    passphrase, sets its config, runs `pulumi up --yes` and prints `pulumi stack output --json`;
  *    offline: runs the program under Pulumi's SDK with every resource through the real
@@ -118,6 +119,21 @@ async function runWithCli(cli, env, config, clientSecret, progress) {
   process.stdout.write(`\nStack outputs (secrets show as "[secret]"):\n${outputs}\n`);
 }
 
+/**
+ * `--pii-finish-after MS`: how long the emulator's opt-out requests take to reach FINISHED
+ * (default 4000: a `pulumi up` waits seconds, not the emulator's 5 minutes).
+ * @param {string[]} argv
+ * @returns {number}
+ */
+function piiFinishAfterMs(argv) {
+  const index = argv.indexOf("--pii-finish-after");
+  if (index < 0) return 4_000;
+  const text = argv[index + 1] ?? "";
+  const value = Number(text);
+  if (text === "" || !Number.isInteger(value) || value < 0) throw new Error(`--pii-finish-after must be a non-negative integer of milliseconds, got "${text}"`);
+  return value;
+}
+
 async function main() {
   const started = Date.now();
   const offlineRequested = process.argv.includes("--offline");
@@ -155,15 +171,15 @@ async function main() {
 
   // The demo's account is the emulator's documented dev account (every feature enabled).
   const { startEmulator, DEV_ACCOUNT: DEV } = require(path.join(ROOT, "dist", "emulator"));
-  // Real time; opt-out requests finish 4 s after they are made instead of 5 minutes
-  // (INSIGHTS_DEMO_PII_FINISH_MS changes it: the test of `npm start` does not wait).
-  const finishAfterMs = Number(process.env.INSIGHTS_DEMO_PII_FINISH_MS ?? 4_000);
-  const emulator = await startEmulator({ port: 0, seed: 1, piiTiming: { startAfterMs: finishAfterMs / 2, finishAfterMs } });
+  // Real time; opt-out requests finish 4 s after they are made instead of the emulator's 5 minutes
+  // (`--pii-finish-after 0`: at once, as the test of `npm start` runs it).
+  const finishAfterMs = piiFinishAfterMs(process.argv);
+  const emulator = await startEmulator({ port: 0, seed: 1, piiTiming: { finishAfterMs } });
   cleanups.push(() => emulator.close());
   const workDir = mkdtempSync(path.join(tmpdir(), "insights-demo-"));
   cleanups.push(async () => rmSync(workDir, { recursive: true, force: true }));
   try {
-    say(`\nemulator: listening on ${emulator.url} (dev account: ${DEV.clientId} / ${DEV.clientSecret})`);
+    say(`\nemulator: listening on ${emulator.url} (dev account: ${DEV.clientId} / ${DEV.clientSecret}); opt-out requests finish ${finishAfterMs / 1000} s after they are made (--pii-finish-after ${finishAfterMs})`);
     const demo = await seedDemoData(emulator, DEV, workDir);
     const config = {
       "insights:baseUrl": emulator.url,

@@ -1,8 +1,5 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEV, TEST_NOW, useTestEmulator } from "./support/emulator";
+import { DEV, refusedEmulatorCommand, TEST_NOW, useTestEmulator, withEmulatorCommand } from "./support/emulator";
 
 /**
  * The alternate dialect (emulator/README.md "Dialects"): wherever the contract is silent it answers
@@ -192,23 +189,14 @@ describe("emulator dialects", () => {
 
 describe("insights-emulator --dialect", () => {
   it("starts every account in the alternate dialect with --dialect alternate, and refuses an unknown dialect", async () => {
-    const bin = join(__dirname, "..", "dist", "emulator", "bin.js");
-    const child = spawn(process.execPath, [bin, "--port", "0", "--dialect", "alternate", "--clock", TEST_NOW, "--frozen"], { stdio: ["ignore", "pipe", "pipe"] });
-    try {
-      const [line] = (await once(child.stdout!, "data")) as [Buffer];
-      const url = /listening on (\S+)/.exec(line.toString())![1]!;
+    await withEmulatorCommand(["--dialect", "alternate", "--clock", TEST_NOW, "--frozen"], async (url) => {
       const accounts = (await (await fetch(`${url}/_emulator/accounts`)).json()) as { accounts: Array<{ dialect: string }> };
       expect(accounts.accounts.map((account) => account.dialect)).toEqual(["alternate", "alternate"]);
       const kpis = await fetch(`${url}/kpis`, { headers: { authorization: `Basic ${Buffer.from("dev:dev-secret").toString("base64")}` } });
       expect(Array.isArray(await kpis.json())).toBe(true);
-    } finally {
-      child.kill();
-    }
-    const wrong = spawn(process.execPath, [bin, "--port", "0", "--dialect", "british"], { stdio: ["ignore", "pipe", "pipe"] });
-    let stderr = "";
-    wrong.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(wrong, "exit")) as [number];
-    expect(code).toBe(1);
-    expect(stderr).toContain("--dialect must be one of standard, alternate");
+    });
+    const wrong = await refusedEmulatorCommand(["--dialect", "british"]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("--dialect must be one of standard, alternate");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PiiOptOutRequest, PiiOptOutRequestList, PiiOptOutSubmitResponse } from "../provider/schema";
-import { BASIC, startTestEmulator, TEST_NOW, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
+import { BASIC, refusedEmulatorCommand, startTestEmulator, TEST_NOW, TEST_NOW_MS, useTestEmulator, withEmulatorCommand } from "./support/emulator";
 
 const PATH = "/pii-opt-out";
 const MINUTE_MS = 60_000;
@@ -265,5 +265,24 @@ describe("emulator PII opt-out (spec 2.9, 3.1, 4.10)", () => {
     expect((await submit({ viewer_id: ["viewer-000090"] })).status).toBe(400);
     const next = await submit({ viewer_id: ["viewer-000091"] });
     expect(next.body.id).not.toBe(created.body.id);
+  });
+});
+
+describe("insights-emulator --pii-finish-after", () => {
+  it("shortens ENQUEUED -> STARTED -> FINISHED to the milliseconds given, STARTED after a fifth of them", async () => {
+    await withEmulatorCommand(["--pii-finish-after", "10000", "--clock", TEST_NOW, "--frozen"], async (url) => {
+      const headers = { authorization: `Basic ${Buffer.from("dev:dev-secret").toString("base64")}`, "content-type": "application/json" };
+      const created = (await (await fetch(`${url}${PATH}`, { method: "POST", headers, body: JSON.stringify({ viewer_id: ["viewer-000123"] }) })).json()) as { id: string };
+      const status = async () => ((await (await fetch(`${url}${PATH}?id=${created.id}`, { headers })).json()) as { status: string }).status;
+      const seen = [await status()];
+      for (const advance of [1_999, 1, 7_999, 1]) {
+        await fetch(`${url}/_emulator/clock`, { method: "POST", headers, body: JSON.stringify({ advance }) });
+        seen.push(await status());
+      }
+      expect(seen).toEqual(["ENQUEUED", "ENQUEUED", "STARTED", "STARTED", "FINISHED"]);
+    });
+    const wrong = await refusedEmulatorCommand(["--pii-finish-after", "PT5M"]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('--pii-finish-after must be a non-negative integer, got "PT5M"');
   });
 });

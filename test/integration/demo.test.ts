@@ -76,9 +76,9 @@ describe("npm start without a Pulumi CLI (the offline path, from the build)", ()
     builtModule("dist/examples/program.js");
     // Its own temporary folder, so that the test sees whether the run left anything there.
     temporary = mkdtempSync(path.join(tmpdir(), "insights-start-"));
-    const env: NodeJS.ProcessEnv = { ...process.env, PATH: pathWithoutPulumi(), TMPDIR: temporary, INSIGHTS_DEMO_PII_FINISH_MS: "0" };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: pathWithoutPulumi(), TMPDIR: temporary };
     delete env.NODE_OPTIONS;
-    result = await finish(process.execPath, [DEMO, "--no-build", "--offline"], env);
+    result = await finish(process.execPath, [DEMO, "--no-build", "--offline", "--pii-finish-after", "0"], env);
     emulatorUrl = /emulator: listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(result.stdout)?.[1] ?? "";
   }, 120_000);
   afterAll(() => {
@@ -89,6 +89,8 @@ describe("npm start without a Pulumi CLI (the offline path, from the build)", ()
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const [first] = result.stdout.split("\n");
+    // The opt-out requests of the demo finish as --pii-finish-after says (emulator/README.md "PII opt-out").
+    expect(result.stdout).toMatch(/^emulator: listening on \S+ \(dev account: dev \/ dev-secret\); opt-out requests finish 0 s after they are made \(--pii-finish-after 0\)$/m);
     expect(first).toMatch(/^This is not the Pulumi engine: `--offline` was given, /);
     expect(first).toContain("curl -fsSL https://get.pulumi.com | sh");
   });

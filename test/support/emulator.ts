@@ -1,3 +1,6 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 
@@ -153,4 +156,30 @@ export function useTestEmulator(options: EmulatorOptions = {}, { resetEach = fal
     get: (path, query, account) => started().get(path, query, account),
     control: (method, path, body) => started().control(method, path, body),
   };
+}
+
+/** The built `insights-emulator` command (emulator/bin.ts). */
+const EMULATOR_BIN = path.join(__dirname, "..", "..", "dist", "emulator", "bin.js");
+
+/**
+ * Runs the built `insights-emulator` with `args` until it says where it listens, calls `use` with
+ * that URL, then stops it.
+ */
+export async function withEmulatorCommand(args: string[], use: (url: string) => Promise<void>): Promise<void> {
+  const child = spawn(process.execPath, [EMULATOR_BIN, "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const [line] = (await once(child.stdout!, "data")) as [Buffer];
+    await use(/listening on (\S+)/.exec(line.toString())![1]!);
+  } finally {
+    child.kill();
+  }
+}
+
+/** Runs the built `insights-emulator` with `args` that it refuses: its exit code and standard error. */
+export async function refusedEmulatorCommand(args: string[]): Promise<{ code: number; stderr: string }> {
+  const child = spawn(process.execPath, [EMULATOR_BIN, "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, "exit")) as [number];
+  return { code, stderr };
 }
