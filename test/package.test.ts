@@ -158,10 +158,32 @@ const TEMPLATE_OPTIONS = {
   noImplicitReturns: true,
   forceConsistentCasingInFileNames: true,
 };
-const CONSUMERS = {
-  "today's template (module nodenext)": { ...TEMPLATE_OPTIONS, module: "nodenext", moduleResolution: "nodenext" },
-  "the 2024-2026 template (commonjs, node, no esModuleInterop, no skipLibCheck)": { ...TEMPLATE_OPTIONS, module: "commonjs", moduleResolution: "node" },
+const TODAYS_TEMPLATE = { ...TEMPLATE_OPTIONS, module: "nodenext", moduleResolution: "nodenext" };
+const OLD_TEMPLATE = { ...TEMPLATE_OPTIONS, module: "commonjs", moduleResolution: "node" };
+
+/**
+ * The compilers a user's program meets: the project's own TypeScript 5.9, and TypeScript 6.0 (the
+ * devDependency `typescript6`), which npm installs beside @pulumi/pulumi 3.248, whose peer range of
+ * typescript ends below 7.
+ */
+const COMPILERS = {
+  "TypeScript 5.9": { tsc: "node_modules/typescript/bin/tsc", version: /^Version 5\.9\./ },
+  "TypeScript 6.0": { tsc: "node_modules/typescript6/bin/tsc", version: /^Version 6\.0\./ },
 };
+type Compiler = keyof typeof COMPILERS;
+
+/**
+ * Each template with each compiler. TypeScript 6 deprecates node10 resolution (`moduleResolution`
+ * `node`): the old template needs `"ignoreDeprecations": "6.0"` there, or a move to node16, which
+ * both compilers take (README.md "TypeScript versions and settings").
+ */
+const CONSUMERS: Array<[Compiler, string, Record<string, unknown>]> = [
+  ["TypeScript 5.9", "today's template (module nodenext)", TODAYS_TEMPLATE],
+  ["TypeScript 5.9", "the 2024-2026 template (commonjs, node, no esModuleInterop, no skipLibCheck)", OLD_TEMPLATE],
+  ["TypeScript 6.0", "today's template (module nodenext)", TODAYS_TEMPLATE],
+  ["TypeScript 6.0", "the 2024-2026 template with ignoreDeprecations 6.0", { ...OLD_TEMPLATE, ignoreDeprecations: "6.0" }],
+  ["TypeScript 6.0", "the 2024-2026 template moved to module and moduleResolution node16", { ...OLD_TEMPLATE, module: "node16", moduleResolution: "node16" }],
+];
 
 describe("a Pulumi project using the packed package type-checks", () => {
   // The projects share one node_modules beside them, as npm would lay it out: the unpacked package,
@@ -179,20 +201,30 @@ describe("a Pulumi project using the packed package type-checks", () => {
     execFileSync("mv", [path.join(modules, "package"), path.join(modules, "pulumi-insights")]);
   });
 
-  it.each(Object.entries(CONSUMERS))("with %s: tsc --noEmit on a program that uses every entry point", (name, compilerOptions) => {
-    const project = path.join(projects, name.replace(/\W+/g, "-"));
+  /** A project of the consumer program with these compiler options; the compiler's output, errors included. */
+  const compile = (compiler: Compiler, name: string, compilerOptions: Record<string, unknown>, args: string[]): string => {
+    const project = path.join(projects, `${compiler}-${name}`.replace(/\W+/g, "-"));
     mkdirSync(project);
     writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", main: "index.js", dependencies: { "pulumi-insights": "0.1.0" } }));
     writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["index.ts"] }));
     copyFileSync(path.join(REPOSITORY_ROOT, "test/fixtures/consumer/index.ts"), path.join(project, "index.ts"));
-    const tsc = path.join(REPOSITORY_ROOT, "node_modules/typescript/bin/tsc");
-    let output: string;
     try {
-      output = execFileSync(process.execPath, [tsc, "--noEmit", "-p", project, "--pretty", "false", "--listFiles"], { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      return execFileSync(process.execPath, [path.join(REPOSITORY_ROOT, COMPILERS[compiler].tsc), "-p", project, "--pretty", "false", ...args], { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     } catch (error) {
-      output = String((error as { stdout?: string }).stdout ?? error);
+      return String((error as { stdout?: string }).stdout ?? error);
     }
-    const listed = output.split("\n");
+  };
+
+  it("has TypeScript 5.9 build the project and TypeScript 6.0 beside it", () => {
+    for (const { tsc, version } of Object.values(COMPILERS)) {
+      expect(execFileSync(process.execPath, [path.join(REPOSITORY_ROOT, tsc), "--version"], { encoding: "utf8" })).toMatch(version);
+    }
+    // `npm run build` runs the tsc that npm linked: 5.9's, which comes first by name (npm ci links so).
+    expect(execFileSync(path.join(REPOSITORY_ROOT, "node_modules/.bin/tsc"), ["--version"], { encoding: "utf8" })).toMatch(COMPILERS["TypeScript 5.9"].version);
+  });
+
+  it.each(CONSUMERS)("with %s and %s: tsc --noEmit on a program that uses every entry point", (compiler, name, compilerOptions) => {
+    const listed = compile(compiler, name, compilerOptions, ["--noEmit", "--listFiles"]).split("\n");
     expect(listed.filter((line) => /error TS\d+/.test(line))).toEqual([]);
     // The program really reached the package's declarations (not an `any` from a failed resolution),
     // and none of zod's.
@@ -200,5 +232,13 @@ describe("a Pulumi project using the packed package type-checks", () => {
       expect(listed.some((file) => file.endsWith(`pulumi-insights/${entry}`)), entry).toBe(true);
     }
     expect(listed.filter((file) => file.includes("/zod/"))).toEqual([]);
+  }, 120_000);
+
+  it("has TypeScript 6.0 refuse the 2024-2026 template as it is, naming the setting, which TypeScript 5.9 refuses in turn", () => {
+    // --listFilesOnly reports the options' errors without checking the program.
+    const refused = compile("TypeScript 6.0", "the 2024-2026 template as it is", OLD_TEMPLATE, ["--listFilesOnly"]);
+    expect(refused).toMatch(/error TS5107: Option 'moduleResolution=node10' is deprecated .*"ignoreDeprecations": "6\.0"/);
+    const older = compile("TypeScript 5.9", "the 2024-2026 template with ignoreDeprecations 6.0", { ...OLD_TEMPLATE, ignoreDeprecations: "6.0" }, ["--listFilesOnly"]);
+    expect(older).toContain("error TS5103: Invalid value for '--ignoreDeprecations'.");
   }, 120_000);
 });
