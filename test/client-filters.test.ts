@@ -63,14 +63,18 @@ describe("create, read, update and delete", () => {
   });
 
   it("lists with every query parameter", async () => {
-    const names = async (query: Omit<FilterListQuery, "fields">) => (await context.client.filters.list(query)).map((filter) => filter.name);
-    expect(await names({ name: "h5 sports" })).toEqual(["h5 sports live", "h5 sports"]);
-    expect(await names({ ids: [created[0]!.id, Number(created[2]!.id)] })).toEqual(["h5 sports live", "h5 news"]);
+    // Sorted: the order of a listing is the service's (emulator/README.md "Dialects").
+    const names = async (query: Omit<FilterListQuery, "fields">) => (await context.client.filters.list(query)).map((filter) => filter.name).sort();
+    expect(await names({ name: "h5 sports" })).toEqual(["h5 sports", "h5 sports live"]);
+    expect(await names({ ids: [created[0]!.id, Number(created[2]!.id)] })).toEqual(["h5 news", "h5 sports live"]);
     expect(await names({ name: "h5", advanced: true })).toEqual(["h5 sports live"]);
     expect(await names({ name: "h5", enabled: false })).toEqual(["h5 sports"]);
     expect(await names({ name: "h5", category: "NETWORK" })).toEqual(["h5 sports"]);
     expect(await names({ name: "h5", subcategory: "Asset" })).toEqual(["h5 sports live"]);
-    expect(await names({ name: "h5", creator: "dev@example.com", created: "2026-11-20", limit: 2 })).toEqual(["h5 sports live", "h5 sports"]);
+    // Two of the three: which two, the service's order decides.
+    const limited = await names({ name: "h5", creator: "dev@example.com", created: "2026-11-20", limit: 2 });
+    expect(limited).toHaveLength(2);
+    expect(["h5 news", "h5 sports", "h5 sports live"]).toEqual(expect.arrayContaining(limited));
     expect(await names({ name: "h5", created: "2026-11-19" })).toEqual([]);
     expect(await names({ name: "h5", creator: "someone else" })).toEqual([]);
   });

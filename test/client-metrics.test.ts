@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PayloadTooLargeError, UnprocessableEntityError } from "../provider/client";
-import { TEST_NOW_MS } from "./support/emulator";
+import { DIALECT_ANSWERS, TEST_NOW_MS } from "./support/emulator";
 import { expectRefusedBeforeSending, journalMark, requestsSince, useQueryFamilies } from "./support/query-families";
 
 // The metrics family of the typed client (spec 4.6) over real HTTP against the emulator: typed
@@ -185,12 +185,22 @@ describe("413 answers (spec 7, 8)", () => {
 describe("group-by and listings", () => {
   it("groups one metric by a dimension, ranked as asked", async () => {
     const result = await context.client.metrics.groupBy({ metric: "attempts", dimension: "geo-country-code", range: { lastDays: 1 }, limit: 3, order: "desc" });
-    const entities = result.entities;
-    expect(entities).toHaveLength(3);
-    const totals = entities.map((country) => country.total!.attempts.count!);
+    // The three of the total come first, in its ranking.
+    const ranked = result.entities.slice(0, 3);
+    expect(ranked.map((country) => country.value)).toEqual(result.response.total!.dimensional_data.map((datum) => datum.dimension.value));
+    const totals = ranked.map((country) => country.total!.attempts.count!);
+    expect(totals).toHaveLength(3);
     expect(totals).toEqual([...totals].sort((a, b) => b - a));
-    const series = entities[0]!.series.attempts.count;
-    expect(series.reduce((sum, point) => sum + point.value, 0)).toBe(totals[0]);
+    const series = ranked[0]!.series.attempts.count.reduce((sum, point) => sum + point.value, 0);
+    if (DIALECT_ANSWERS.groupByRanksTheWholeRange) {
+      // Every hour lists those three: the series add up to the totals.
+      expect(result.entities).toHaveLength(3);
+      expect(series).toBe(totals[0]);
+    } else {
+      // Each hour lists its own top three: others follow, and an hour may leave the first out.
+      expect(result.entities.length).toBeGreaterThan(3);
+      expect(series).toBeLessThanOrEqual(totals[0]!);
+    }
   });
 
   it("lists custom tags and groups by one", async () => {

@@ -94,6 +94,19 @@ describe("emulator dialects", () => {
       const whole = await both("GET", "/bulk_filters/", { query: { limit: 500 } });
       expect(whole.standard.body.truncated).toBeUndefined();
     });
+
+    it("lists newest first, so that a cut keeps the newest (standard: in id order, the oldest kept)", async () => {
+      const whole = await both("GET", "/bulk_filters/", { query: { limit: 500 } });
+      const ids = (filters: Array<{ id: string | number }>) => filters.map((filter) => Number(filter.id));
+      const standardIds = ids(whole.standard.body.filters);
+      const alternateIds = ids(whole.alternate.body.filters);
+      expect(standardIds.length).toBeGreaterThan(2);
+      expect(standardIds).toEqual([...standardIds].sort((left, right) => left - right));
+      expect(alternateIds).toEqual([...alternateIds].sort((left, right) => right - left));
+      const cut = await both("GET", "/bulk_filters/", { query: { limit: 2 } });
+      expect(ids(cut.standard.body.filters)).toEqual(standardIds.slice(0, 2));
+      expect(ids(cut.alternate.body.filters)).toEqual(alternateIds.slice(0, 2));
+    });
   });
 
   describe("PII opt-out", () => {
@@ -123,6 +136,19 @@ describe("emulator dialects", () => {
       expect(one.body.created_at).toBe("2026-11-20T07:30:00.000-05:00");
       expect(Date.parse(one.body.created_at)).toBe(Date.parse(TEST_NOW));
       expect(lists.standard.body.requests[0].created_at).toBe(TEST_NOW);
+    });
+
+    it("lists oldest first, so that a cut keeps the oldest (standard: newest first)", async () => {
+      await emulator.control("POST", "clock", { advance: "PT1M" });
+      await both("POST", "/pii-opt-out", { body: { viewer_id: ["viewer-000202"] } });
+      await emulator.control("POST", "clock", { set: TEST_NOW });
+      const lists = await both("GET", "/pii-opt-out");
+      const viewers = (requests: Array<{ identifiers: { viewer_id: string[] } }>) => requests.map((request) => request.identifiers.viewer_id[0]);
+      expect(viewers(lists.standard.body.requests)).toEqual(["viewer-000202", "viewer-000201", "viewer-000200"]);
+      expect(viewers(lists.alternate.body)).toEqual(["viewer-000200", "viewer-000201", "viewer-000202"]);
+      const cut = await both("GET", "/pii-opt-out", { query: { limit: 1 } });
+      expect(viewers(cut.standard.body.requests)).toEqual(["viewer-000202"]);
+      expect(viewers(cut.alternate.body)).toEqual(["viewer-000200"]);
     });
   });
 
@@ -183,6 +209,32 @@ describe("emulator dialects", () => {
       expect(grouped.alternate.body._meta).toEqual({ group_by_dimension: { key: "cdn", description: "CDN" } });
       // The grouped total is an object in every dialect (docs/api.md 10.4: a fact, not a choice).
       expect(Object.keys(grouped.alternate.body.total)).toEqual(["dimensional_data"]);
+    });
+
+    it("ranks group-by entities over the whole range (standard) or each interval on its own (alternate)", async () => {
+      type Datum = { dimension: { value: string }; metrics: { attempts: { count: number } } };
+      type Answer = { time_series: Array<{ dimensional_data: Datum[] }>; total: { dimensional_data: Datum[] } };
+      const SIX_HOURS = { start_date: "2026-11-20T04:00:00Z", end_date: "2026-11-20T10:00:00Z", granularity: "PT1H" };
+      const values = (data: Datum[]) => data.map((datum) => datum.dimension.value);
+      /** The `limit` entities with the most attempts, ties by value, as both dialects rank. */
+      const topOf = (data: Datum[], limit: number) =>
+        values([...data].sort((left, right) => right.metrics.attempts.count - left.metrics.attempts.count || (left.dimension.value < right.dimension.value ? -1 : 1)).slice(0, limit));
+      for (const [account, ranksEachInterval] of [[DEV, false], [ALT, true]] as const) {
+        // Every entity (fewer than 500 ISPs), and the top 3.
+        const all = (await emulator.get("/insights/3.0/metrics/attempts/group-by/isp", { ...SIX_HOURS, limit: 500 }, account)).body as Answer;
+        const top = (await emulator.get("/insights/3.0/metrics/attempts/group-by/isp", { ...SIX_HOURS, limit: 3 }, account)).body as Answer;
+        const overTheRange = topOf(all.total.dimensional_data, 3);
+        expect(values(top.total.dimensional_data)).toEqual(overTheRange);
+        let differs = 0;
+        top.time_series.forEach((point, index) => {
+          const ownTop = topOf(all.time_series[index]!.dimensional_data, 3);
+          const expected = ranksEachInterval ? ownTop : overTheRange.filter((value) => values(all.time_series[index]!.dimensional_data).includes(value));
+          expect(values(point.dimensional_data), `${account.clientId}, interval ${index}`).toEqual(expected);
+          if (ownTop.join() !== overTheRange.join()) differs += 1;
+        });
+        // Some hour's own top differs from the range's, so the two rankings are told apart.
+        expect(differs, account.clientId).toBeGreaterThan(0);
+      }
     });
   });
 });

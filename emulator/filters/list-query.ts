@@ -22,7 +22,7 @@ const SELECTABLE_FIELDS: readonly string[] = SAVED_FILTER_FIELDS;
 /** A parsed `GET /bulk_filters/` query: which filters, and which of their fields. */
 export interface ListQuery {
   /**
-   * The matching filters, in id order, at most `limit + 1`: the one past the limit tells a listing
+   * The matching filters, in the order given, at most `limit + 1`: the one past the limit tells a listing
    * cut at its limit from one that is complete.
    */
   select(filters: readonly StoredFilter[]): StoredFilter[];

@@ -9,7 +9,7 @@ import { ERROR_CODE_READERS } from "./flags";
 import { aggregate, emptyCell, type AggregationInput, type SessionSource } from "./aggregate";
 import { readsAdSessions, type RequestedMetric, type ResolvedDimension } from "./catalog";
 import { parseKpiId } from "./kpis";
-import { emptyGroupByBounds, groupByBounds, plainBounds, rankGroups, renderGroupBy, renderPlain, type Ranking } from "./render";
+import { emptyGroupByBounds, groupByBounds, groupByBoundsRankedPerInterval, plainBounds, rankGroups, renderGroupBy, renderPlain, type Ranking } from "./render";
 import { refuseIfSurelyTooLarge, refuseIfTooLarge } from "./size";
 import { layoutIntervals, parseGranularity, type IntervalLayout } from "./intervals";
 import { MINUTE_MS, HOUR_MS, DAY_MS } from "../time";
@@ -122,10 +122,14 @@ export async function answerMetricRequest(
   const dimension = groupBy.dimension ?? { key: groupBy.tag, description: `Custom tag ${groupBy.tag}` };
   const aggregation = aggregate({ ...input, ...groupingOf(groupBy, metricContext) });
   const top = rankGroups(aggregation, ranking!);
-  const bounds = groupByBounds(top, metrics, layout, dimension, aggregation.empty);
+  // The alternate dialect ranks each interval on its own (emulator/README.md "Dialects").
+  const rankedPerInterval = account.dialect === "alternate" ? ranking : undefined;
+  const bounds = rankedPerInterval
+    ? groupByBoundsRankedPerInterval(aggregation, metrics, layout, dimension)
+    : groupByBounds(top, metrics, layout, dimension, aggregation.empty);
   refuseIfSurelyTooLarge(bounds);
   const body = {
-    ...renderGroupBy(aggregation, top, metrics, layout, dimension),
+    ...renderGroupBy(aggregation, top, metrics, layout, dimension, rankedPerInterval),
     _meta: { ...meta, group_by_dimension: { key: dimension.key, description: dimension.description } },
   };
   refuseIfTooLarge(bounds, body);

@@ -79,15 +79,17 @@ export function renderPlain(aggregation: Aggregation, metrics: readonly Requeste
 /**
  * The top entities over the whole range: sorted by the first value field of `sortBy` (its count
  * where it has one) in `order`, ties broken by dimension value in ascending code-point order so the
- * result is deterministic, then cut to `limit`.
+ * result is deterministic, then cut to `limit`. With `interval`, the top of that interval alone,
+ * among the entities with data in it, ranked on their values there: how the alternate dialect lists
+ * each interval (emulator/README.md "Dialects").
  */
-export function rankGroups(aggregation: Aggregation, ranking: Ranking): GroupAggregate[] {
+export function rankGroups(aggregation: Aggregation, ranking: Ranking, interval?: number): GroupAggregate[] {
   const field = ranking.sortBy.fields[0]!;
-  const baseTotal = aggregation.base?.total;
-  const keyed = aggregation.groups.map((group) => ({
-    group,
-    key: ranking.sortBy.definition.finalize(group.total, baseTotal ?? group.total)[field] ?? 0,
-  }));
+  const base = aggregation.base && (interval === undefined ? aggregation.base.total : (aggregation.base.cells.get(interval) ?? aggregation.empty));
+  const keyed = aggregation.groups.flatMap((group) => {
+    const cell = interval === undefined ? group.total : group.cells.get(interval);
+    return cell === undefined ? [] : [{ group, key: ranking.sortBy.definition.finalize(cell, base ?? cell)[field] ?? 0 }];
+  });
   const direction = ranking.order === "desc" ? -1 : 1;
   keyed.sort((left, right) =>
     left.key !== right.key
@@ -101,6 +103,20 @@ export function emptyGroupByBounds(layout: IntervalLayout): SizeBounds {
   const intervals = layout.count * jsonBytes({ timestamp: timestampOf(layout.startMs), dimensional_data: [] });
   const lower = intervals + jsonBytes({ total: { dimensional_data: [] } });
   return { lower, upper: lower };
+}
+
+/**
+ * Byte bounds of a group-by body whose intervals are ranked each on its own (the alternate dialect):
+ * any entity may appear in an interval, so the upper bound counts every entity in every interval it
+ * has data in, and the lower one the intervals alone.
+ */
+export function groupByBoundsRankedPerInterval(
+  aggregation: Aggregation,
+  metrics: readonly RequestedMetric[],
+  layout: IntervalLayout,
+  dimension: ResolvedDimension,
+): SizeBounds {
+  return { lower: emptyGroupByBounds(layout).lower, upper: groupByBounds(aggregation.groups, metrics, layout, dimension, aggregation.empty).upper };
 }
 
 /** Byte bounds of a group-by body of the chosen entities. */
@@ -135,19 +151,23 @@ function datum(dimension: ResolvedDimension, group: GroupAggregate, metrics: Mem
   };
 }
 
-/** The group-by body of the chosen entities. */
+/**
+ * The group-by body of the chosen entities: `top` in every interval they have data in, or, with
+ * `rankedPerInterval` (the alternate dialect), each interval's own top; `total` lists `top`.
+ */
 export function renderGroupBy(
   aggregation: Aggregation,
   top: readonly GroupAggregate[],
   metrics: readonly RequestedMetric[],
   layout: IntervalLayout,
   dimension: ResolvedDimension,
+  rankedPerInterval?: Ranking,
 ): GroupByBody {
   const time_series: GroupByBody["time_series"] = [];
   for (let index = 0; index < layout.count; index++) {
     const base = aggregation.base?.cells.get(index) ?? aggregation.empty;
     const dimensional_data: DimensionalDatum[] = [];
-    for (const group of top) {
+    for (const group of rankedPerInterval ? rankGroups(aggregation, rankedPerInterval, index) : top) {
       const cell = group.cells.get(index);
       if (cell) dimensional_data.push(datum(dimension, group, members(metrics, cell, aggregation.base ? base : cell)));
     }

@@ -121,6 +121,8 @@ export interface PiiListQuery {
   createdFromMs?: number;
   createdToMs?: number;
   limit: number;
+  /** Oldest first, as the alternate dialect lists (emulator/README.md "Dialects"); else newest first. */
+  oldestFirst?: boolean;
 }
 
 /** What the opt-out requests naming one viewer mean for its sessions (spec 3.1, 8). */
@@ -209,7 +211,7 @@ export class PiiStore {
     return this.requests.find((request) => request.id === id);
   }
 
-  /** Requests matching `query`, newest first (emulator's choice; ties by creation order). */
+  /** Requests matching `query`, newest first (emulator's choice; ties by creation order), or oldest first. */
   list(query: PiiListQuery): StoredPiiRequest[] {
     const matches: StoredPiiRequest[] = [];
     for (let index = this.requests.length - 1; index >= 0; index--) {
@@ -219,7 +221,8 @@ export class PiiStore {
       if (query.statuses && !query.statuses.has(piiStatusAt(request, query.nowMs).status)) continue;
       matches.push(request);
     }
-    return matches.sort((left, right) => right.createdMs - left.createdMs).slice(0, query.limit);
+    const direction = query.oldestFirst ? 1 : -1;
+    return (query.oldestFirst ? matches.reverse() : matches).sort((left, right) => (left.createdMs - right.createdMs) * direction).slice(0, query.limit);
   }
 
   /** Whether any request names a viewer: without one, every session exists (the common case). */

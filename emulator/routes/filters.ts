@@ -46,11 +46,12 @@ function requireFeature(handler: RouteHandler): RouteHandler {
 /**
  * `GET /bulk_filters/`: `{status, filters}` with string ids (numbers in the alternate dialect), or
  * with `fields` a bare array; `truncated: true` when the listing was cut at its limit (standard
- * dialect only, emulator/README.md "Dialects").
+ * dialect only). In id order; newest first in the alternate dialect, whose cut keeps the newest
+ * (emulator/README.md "Dialects").
  */
 function listFilters({ query, account }: RequestContext): RouteResult {
   const list = parseListQuery(query);
-  const found = account.filters.select(list.select);
+  const found = account.filters.select((filters) => list.select(account.dialect === "standard" ? filters : [...filters].reverse()));
   const filters = found.slice(0, list.limit);
   const idStyle = identifierStyle(account.dialect, "string");
   const fields = list.fields;

@@ -77,7 +77,8 @@ function submit(context: RequestContext) {
 
 /**
  * GET /pii-opt-out: `{requests}` newest first, 200 (spec 7 also names 201 for PII reads: 200 chosen),
- * `truncated: true` when cut at the limit; the alternate dialect answers the bare array with 201.
+ * `truncated: true` when cut at the limit; the alternate dialect answers the bare array with 201,
+ * oldest first (so its cut keeps the oldest).
  */
 function list(context: RequestContext, reader: QueryReader) {
   const limit = reader.integer("limit", 1, MAX_LISTED_REQUESTS) ?? MAX_LISTED_REQUESTS;
@@ -93,6 +94,7 @@ function list(context: RequestContext, reader: QueryReader) {
   const found = context.account.pii.list({
     nowMs: context.nowMs,
     limit: limit + 1,
+    oldestFirst: context.account.dialect === "alternate",
     ...(statuses ? { statuses } : {}),
     ...(createdFromMs === undefined ? {} : { createdFromMs }),
     ...(createdToMs === undefined ? {} : { createdToMs }),

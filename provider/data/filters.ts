@@ -125,7 +125,9 @@ async function readByExactName(client: InsightsClient, { name }: { name: string 
   const found = await client.filters.findByName({ name }, options);
   if (found.length === 1) return found[0]!;
   if (found.length > 1) {
-    throw new InsightsError(`${found.length} saved filters are named exactly ${JSON.stringify(name)} (ids ${found.map((filter) => filter.id).join(", ")}): read one by id with getSavedFilter`);
+    // Ids in ascending order, whatever order the listing came in (its order is not shown, docs/api.md 4.8).
+    const ids = found.map((filter) => filter.id).sort((left, right) => left.localeCompare(right, "en", { numeric: true }));
+    throw new InsightsError(`${found.length} saved filters are named exactly ${JSON.stringify(name)} (ids ${ids.join(", ")}): read one by id with getSavedFilter`);
   }
   // Only on failure: every name, for a "did you mean".
   const names = [...new Set((await client.filters.list({ fields: ["name"] }, options)).map((filter) => filter.name))];

@@ -35,6 +35,11 @@ export const DIALECT_ANSWERS = {
   retryAfterFromFaultRules: !ALTERNATE,
   /** Whether `null` clears an optional field of a saved filter in a PUT. */
   nullClearsAField: !ALTERNATE,
+  /**
+   * Whether every interval of a group-by lists the entities ranked over the whole range (those with
+   * data in it), rather than its own top entities.
+   */
+  groupByRanksTheWholeRange: !ALTERNATE,
 } as const;
 
 /** A listing's items, whether the answer wraps them in `member` or is the bare array (emulator/README.md "Dialects"). */
