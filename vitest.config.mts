@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 /**
  * The suites of the client, the provider and the data sources: they run twice, against the
  * emulator's standard dialect and against its alternate one (emulator/README.md "Dialects"), so
- * that none of them depends on a choice the contract leaves open (provider/client/assumptions.ts).
+ * that none of them depends on a choice the contract leaves open (provider/schema/assumptions.ts).
  */
 export const BOTH_DIALECTS = [
   "test/client-*.test.ts",

@@ -6,7 +6,7 @@ import { requestsSince, journalMark, useQueryFamilies } from "./support/query-fa
 import { failure } from "./support/failure";
 
 /**
- * What the client does where the contract is silent (provider/client/assumptions.ts): error bodies
+ * What the client does where the contract is silent (provider/schema/assumptions.ts): error bodies
  * of any shape, and listings cut at the service's cap of 500 (docs/api.md 10.1), which are narrowed
  * until complete or reported as incomplete, never taken as all there is.
  */

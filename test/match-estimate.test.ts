@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InsightsClient } from "../provider/client";
 import { estimateFilterMatch } from "../provider/data";
 import {
-  describeEstimate, estimateFromSample, estimateWarning, takeSessionSample, wilsonInterval, type SessionSample,
-} from "../provider/client/match-estimate";
+  describeEstimate, estimateFromSample, estimateMatch, estimateWarning, takeSessionSample, wilsonInterval, type SessionSample,
+} from "../provider/match-estimate";
 import { FIELD_READINGS, ruleMatcher } from "../provider/rules/match";
 import type { RuleGroup, RuleLeaf, RuleNode } from "../provider/rules/tree";
 import type { Session } from "../provider/schema";
 import { DEV, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
 
 /**
- * The match-rate estimate (provider/client/match-estimate.ts, provider/rules/match.ts) against the
+ * The match-rate estimate (provider/match-estimate/, provider/rules/match.ts) against the
  * emulator, whose reading of saved-filter rules (emulator/metrics/filtering.ts) is independent code: both
  * must select the same sessions, and the interval must cover the true share as often as it says.
  */
@@ -145,7 +145,7 @@ describe("match-rate estimate", () => {
     const windows = [{ start: new Date(end - 3 * HOUR).toISOString(), end: new Date(end).toISOString() }];
     const rules: RuleGroup = { op: "and", rules: [{ field: "Device Operating System Family", op: "contains", value: "i" }] };
     const fromDataSource = await estimateFilterMatch({ rules, windows, connection: { baseUrl: emulator.url, ...DEV } });
-    const fromClient = await client.sessions.estimateMatch({ rules, windows });
+    const fromClient = await estimateMatch(client.sessions, TEST_NOW_MS, { rules, windows });
     expect(fromDataSource).toEqual(fromClient);
     expect(fromDataSource.sampled).toBeGreaterThan(0);
     expect(fromDataSource.matched).toBeGreaterThan(0);
@@ -153,8 +153,8 @@ describe("match-rate estimate", () => {
   });
 
   it("refuses a bad rule tree or sample size with the path", async () => {
-    await expect(client.sessions.estimateMatch({ rules: { op: "xor", rules: [] } as never })).rejects.toThrow("params.rules");
-    await expect(client.sessions.estimateMatch({ rules: { op: "and", rules: [{ field: "City", op: "equals", value: "Paris" }] }, sessionsPerWindow: 501 }))
+    await expect(estimateMatch(client.sessions, TEST_NOW_MS, { rules: { op: "xor", rules: [] } as never })).rejects.toThrow("params.rules");
+    await expect(estimateMatch(client.sessions, TEST_NOW_MS, { rules: { op: "and", rules: [{ field: "City", op: "equals", value: "Paris" }] }, sessionsPerWindow: 501 }))
       .rejects.toThrow("params.sessionsPerWindow: must be a whole number from 1 to 500");
   });
 

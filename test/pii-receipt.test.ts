@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InsightsClient } from "../provider/client";
 import { getPiiOptOutReceipt } from "../provider/data";
-import { matchesIdentifierSetDigest } from "../provider/resources/pii-opt-out-request/digest";
-import { RECEIPT_FORMAT } from "../provider/resources/pii-opt-out-request/receipt";
+import { matchesIdentifierSetDigest } from "../provider/pii/digest";
+import { RECEIPT_FORMAT } from "../provider/pii/receipt";
 import { DEV, TEST_NOW_MS, useTestEmulator } from "./support/emulator";
 
 /**

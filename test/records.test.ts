@@ -53,7 +53,7 @@ describe("public interfaces equal the schemas' types", () => {
     expectTypeOf<records.FilterReferenceList>().toEqualTypeOf<z.infer<typeof schema.FilterReferenceList>>();
     expectTypeOf<records.KpiList>().toEqualTypeOf<z.infer<typeof schema.KpiList>>();
     expectTypeOf<records.PiiOptOutSubmission>().toEqualTypeOf<z.infer<typeof schema.PiiOptOutSubmission>>();
-    // The client's answer: the wire's ignored count may be missing and is then derived (provider/client/assumptions.ts).
+    // The client's answer: the wire's ignored count may be missing and is then derived (provider/schema/assumptions.ts).
     expectTypeOf<records.PiiOptOutSubmitResponse>().toEqualTypeOf<{ id: string; created: number; ignored: number }>();
     expectTypeOf<records.PiiOptOutRequest>().toEqualTypeOf<z.infer<typeof schema.PiiOptOutRequest>>();
     expectTypeOf<records.PiiOptOutRequestList>().toEqualTypeOf<z.infer<typeof schema.PiiOptOutRequestList>>();

@@ -13,7 +13,7 @@ import {
   SavedFilterUpdate,
   SavedFilterUpdateResponse,
 } from "../schema";
-import { LISTING_LIMIT, listingOf, RESULT_CAP } from "./assumptions";
+import { LISTING_LIMIT, listingOf, RESULT_CAP } from "../schema/assumptions";
 import { listCompletely, type Narrowing } from "./core/listing";
 import { sendChunks } from "./core/split";
 import { ArgumentError, NotFoundError } from "./core/errors";

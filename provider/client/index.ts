@@ -71,7 +71,6 @@ export * from "./alerts";
 export * from "./metrics";
 export * from "./metric-results";
 export * from "./sessions";
-export * from "./match-estimate";
 export { PartialFailureError } from "./core/split";
 export { IncompleteListingError } from "./core/listing";
 export {

@@ -8,7 +8,7 @@ import {
   PiiOptOutSubmission,
   PiiOptOutSubmitResponse,
 } from "../schema";
-import { ignoredCount, LISTING_LIMIT, PII_DAYS_AHEAD, PII_EARLIEST_DAY, RESULT_CAP } from "./assumptions";
+import { ignoredCount, LISTING_LIMIT, PII_DAYS_AHEAD, PII_EARLIEST_DAY, RESULT_CAP } from "../schema/assumptions";
 import { dayNumber, dayOf, listCompletely, type Narrowing } from "./core/listing";
 import type { Requester } from "./core/request";
 import type { CallOptions } from "./core/transport";
@@ -81,7 +81,7 @@ export class PiiApi {
   /**
    * Submits one opt-out request of at most 100 identifiers and answers its id, how many identifiers
    * it created and how many were ignored as submitted before (docs/api.md 2.9, 10.3: read as
-   * `ignored`, else counted as what was sent and not created; provider/client/assumptions.ts).
+   * `ignored`, else counted as what was sent and not created; provider/schema/assumptions.ts).
    * POST is retried only after a 429 (nothing was applied): after another failure, `list` shows
    * whether the request was made.
    */

@@ -16,7 +16,6 @@ import {
   resolveRange,
 } from "./core/time-range";
 import type { CallOptions } from "./core/transport";
-import { estimateMatch, takeSessionSample, type MatchEstimate, type MatchEstimateParams, type SessionSample, type SessionSampleParams } from "./match-estimate";
 import { checkFilterArguments, checkInteger, checkKnownKeys, type FilterArguments, type SessionFilters } from "./core/validation";
 
 /** Spec 4.3, 8: sessions per viewer-sessions response. */
@@ -98,22 +97,6 @@ export class SessionsApi extends QueryFamily {
   /** Samples of ended ad sessions (spec 4.2 `GET /insights/3.0/sessions/ad`; needs ad insights). */
   async listAd(params: SampleSessionParams = {}, requestOptions?: CallOptions): Promise<SessionList> {
     return this.get(`${BASE}/ad`, this.sampleQuery(params), SessionList, requestOptions);
-  }
-
-  /**
-   * How much of the account's traffic a rule tree matches: sample sessions of a few windows spread
-   * over recent days, evaluated locally (provider/client/match-estimate.ts, provider/rules/match.ts).
-   */
-  estimateMatch(params: MatchEstimateParams, requestOptions?: CallOptions): Promise<MatchEstimate> {
-    return estimateMatch(this, this.now(), params, requestOptions);
-  }
-
-  /**
-   * Sample sessions of a few windows spread over recent days, taken once to estimate any number of
-   * rule trees without more requests (`estimateFromSample`, provider/client/match-estimate.ts).
-   */
-  sample(params: SessionSampleParams = {}, requestOptions?: CallOptions): Promise<SessionSample> {
-    return takeSessionSample(this, this.now(), params, requestOptions);
   }
 
   /**

@@ -9,7 +9,7 @@ import {
   NotFoundError,
   type SubcategoryQuery,
 } from "../client";
-import { mayBeCut } from "../client/assumptions";
+import { mayBeCut } from "../schema/assumptions";
 import { describeChoices, type SavedFilter } from "../schema";
 import { dataSource, type NoArguments } from "./define";
 

@@ -1,13 +1,13 @@
-import type { MatchEstimateParams } from "../client";
+import { estimateMatch, type MatchEstimateParams } from "../match-estimate";
 import { dataSourceForms } from "./define";
 
-const estimateForms = dataSourceForms("estimateFilterMatch", (client, params: MatchEstimateParams, options) => client.sessions.estimateMatch(params, options), {
+const estimateForms = dataSourceForms("estimateFilterMatch", (client, params: MatchEstimateParams, options) => estimateMatch(client.sessions, Date.now(), params, options), {
   personalData: false,
 });
 
 /**
  * How much of the account's traffic a rule tree matches, estimated from sample sessions of a few
- * windows spread over recent days and evaluated locally (provider/client/match-estimate.ts):
+ * windows spread over recent days and evaluated locally (provider/match-estimate/estimate.ts):
  * the matched share with its 95% interval, the sample size and windows, and the fields no session
  * carries (Customer, Resource), which make the estimate partial. For reports, and for checks in a
  * pipeline (for example, fail when a filter's share moves by more than 5 points).

@@ -1,7 +1,5 @@
 import type { InsightsClient } from "../client";
-import { identifierSetDigest, newDigestSalt } from "../resources/pii-opt-out-request/digest";
-import { buildReceipt, type PiiOptOutReceipt } from "../resources/pii-opt-out-request/receipt";
-import { verifyDeletion, type DeletionVerification } from "../resources/pii-opt-out-request/verification";
+import { buildReceipt, identifierSetDigest, newDigestSalt, verifyDeletion, type DeletionVerification, type PiiOptOutReceipt } from "../pii";
 import { dataSource } from "./define";
 
 /** Arguments of {@link getPiiOptOutReceipt}. */
@@ -45,7 +43,7 @@ async function receiptOf(client: InsightsClient, params: PiiOptOutReceiptParams)
 export const {
   /**
    * The audit receipt of an opt-out request made outside Pulumi (the console, another tool), in the
-   * shape of a PiiOptOutRequest's `receipt` output (provider/resources/pii-opt-out-request/receipt.ts):
+   * shape of a PiiOptOutRequest's `receipt` output (provider/pii/receipt.ts):
    * request id, status and times, the identifier count and salted set digest, and, once FINISHED,
    * the deletion check of its viewer ids. It names no identifier, so it is not a secret.
    *

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type * as records from "./records";
 
-import { Identifier as LenientIdentifier, listingOf } from "../client/assumptions";
+import { Identifier as LenientIdentifier, listingOf } from "./assumptions";
 
 /**
  * @internal
  * An identifier that the service sends as a number in some responses and as a string in others
  * (docs/api.md 2.7, 10.2): accepted as either, always a string after parsing
- * (provider/client/assumptions.ts).
+ * (provider/schema/assumptions.ts).
  */
 export const Identifier = LenientIdentifier;
 
@@ -26,7 +26,7 @@ export type AlertTimestamp = records.AlertTimestamp;
 
 /**
  * The `{status, values}` answer of every lookup endpoint (docs/api.md 4.8, 10.2), read leniently as
- * `{values}` (provider/client/assumptions.ts `listingOf`: a bare array is accepted too).
+ * `{values}` (provider/schema/assumptions.ts `listingOf`: a bare array is accepted too).
  * @internal
  */
 export const LookupValues = listingOf(z.string(), "values");
@@ -35,7 +35,7 @@ export type LookupValues = records.LookupValues;
 
 /**
  * The JSON error body of the emulator's standard dialect (docs/api.md 11.1). The client does not
- * parse errors with it: it reads any body with `readErrorBody` of provider/client/assumptions.ts.
+ * parse errors with it: it reads any body with `readErrorBody` of provider/schema/assumptions.ts.
  * @internal
  */
 export const ErrorBody = z.looseObject({

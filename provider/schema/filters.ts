@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type * as records from "./records";
-import { listingOf, optionalMember, StatusMember } from "../client/assumptions";
+import { listingOf, optionalMember, StatusMember } from "./assumptions";
 import { Identifier } from "./common";
 import { RULE_GROUP_OPS, RULE_LEAF_OPS } from "./names";
 
@@ -46,7 +46,7 @@ const WRITABLE_FIELDS = {
 
 /**
  * A saved filter as the service returns it (docs/api.md 2.7). Read leniently
- * (provider/client/assumptions.ts): unknown fields are kept, and every field but `id` and `name` may
+ * (provider/schema/assumptions.ts): unknown fields are kept, and every field but `id` and `name` may
  * be missing or `null` (undefined after parsing).
  * @internal
  */
@@ -88,7 +88,7 @@ export type SavedFilterUpdate = records.SavedFilterUpdate;
 
 /**
  * `GET /bulk_filters/` without `fields` (docs/api.md 4.8: `{status, filters}`), read as `{filters}`
- * (a bare array is accepted too, provider/client/assumptions.ts `listingOf`).
+ * (a bare array is accepted too, provider/schema/assumptions.ts `listingOf`).
  * @internal
  */
 export const SavedFilterList = listingOf(SavedFilter, "filters");
@@ -97,14 +97,14 @@ export type SavedFilterList = records.SavedFilterList;
 
 /**
  * `POST /bulk_filters/` answers the array of created filters with 201 (docs/api.md 4.8); a wrapped
- * array is accepted too (provider/client/assumptions.ts `listingOf`).
+ * array is accepted too (provider/schema/assumptions.ts `listingOf`).
  * @internal
  */
 export const SavedFilterCreateResponse = listingOf(SavedFilter, "filters").transform((answer) => answer.filters);
 
 /**
  * `PUT /bulk_filters/` (docs/api.md 4.8): a URL listing the changed ids, and the status; neither is
- * needed, so both may be missing (provider/client/assumptions.ts `optionalMember`).
+ * needed, so both may be missing (provider/schema/assumptions.ts `optionalMember`).
  * @internal
  */
 export const SavedFilterUpdateResponse = z.looseObject({ location: optionalMember(z.string()), status: StatusMember });
@@ -113,7 +113,7 @@ export type SavedFilterUpdateResponse = records.SavedFilterUpdateResponse;
 
 /**
  * `DELETE /bulk_filters/` (docs/api.md 4.8): the deleted ids and names. An answer without `deleted`
- * lists none (provider/client/assumptions.ts `optionalMember`).
+ * lists none (provider/schema/assumptions.ts `optionalMember`).
  * @internal
  */
 export const SavedFilterDeleteResponse = z.looseObject({

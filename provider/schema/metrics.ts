@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type * as records from "./records";
-import { groupByTotalOf, listingOf, METRIC_LISTING_MEMBERS, optionalMember } from "../client/assumptions";
+import { groupByTotalOf, listingOf, METRIC_LISTING_MEMBERS, optionalMember } from "./assumptions";
 import { Identifier, Timestamp } from "./common";
 
 /**
@@ -72,7 +72,7 @@ export type MetricResponse = records.MetricResponse;
 /**
  * The whole-range totals of a group-by response: an object with the per-entity totals in
  * `dimensional_data`, never an array (docs/api.md 10.4). Read leniently
- * (provider/client/assumptions.ts `groupByTotalOf`): an array of per-entity totals is taken as
+ * (provider/schema/assumptions.ts `groupByTotalOf`): an array of per-entity totals is taken as
  * `dimensional_data`, and an object without it holds none.
  * @internal
  */

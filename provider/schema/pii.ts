@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type * as records from "./records";
-import { listingOf, optionalMember, PII_LISTING_MEMBER, PiiSubmitAnswer } from "../client/assumptions";
+import { listingOf, optionalMember, PII_LISTING_MEMBER, PiiSubmitAnswer } from "./assumptions";
 import { Identifier } from "./common";
 import { PII_IDENTIFIERS_PER_REQUEST, PII_STATUSES } from "./names";
 
@@ -15,7 +15,7 @@ export type PiiOptOutSubmission = records.PiiOptOutSubmission;
 /**
  * The POST answer (docs/api.md 2.9) as the client answers it: the id, `created`, and `ignored`, the
  * count of previously submitted identifiers (docs/api.md 10.3). On the wire the ignored count may be
- * missing or named otherwise; `PiiSubmitAnswer` of provider/client/assumptions.ts reads it and the
+ * missing or named otherwise; `PiiSubmitAnswer` of provider/schema/assumptions.ts reads it and the
  * client derives the count from what was sent.
  * @internal
  */
@@ -31,7 +31,7 @@ export interface PiiOptOutSubmitResponse {
 }
 
 /**
- * A PII opt-out request (docs/api.md 2.9), read leniently (provider/client/assumptions.ts): unknown
+ * A PII opt-out request (docs/api.md 2.9), read leniently (provider/schema/assumptions.ts): unknown
  * members kept, the members the client can do without may be missing or `null`.
  * @internal
  */
@@ -49,7 +49,7 @@ export type PiiOptOutRequest = records.PiiOptOutRequest;
 
 /**
  * `GET /pii-opt-out` (docs/api.md 4.10): the wrapper is not shown; read as `{requests}` whatever
- * single array came (provider/client/assumptions.ts `listingOf`).
+ * single array came (provider/schema/assumptions.ts `listingOf`).
  * @internal
  */
 export const PiiOptOutRequestList = listingOf(PiiOptOutRequest, PII_LISTING_MEMBER);

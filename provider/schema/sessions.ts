@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type * as records from "./records";
-import { listingOf } from "../client/assumptions";
+import { listingOf } from "./assumptions";
 import { Timestamp } from "./common";
 
 /** @internal Session status (spec 2.2, `status_info`). */

@@ -10,8 +10,8 @@ import {
   DeletionVerification, FUNCTIONS, PENDING_FUNCTIONS, PII_DECLARED_INPUTS, PiiOptOutReceipt, RESOURCES, SavedFilterState,
 } from "../../provider/plugin/schema/declaration";
 import { packageSchema, packageSchemaText } from "../../provider/plugin/schema/generate";
-import type { PiiOptOutReceipt as ReceiptType } from "../../provider/resources/pii-opt-out-request/receipt";
-import type { DeletionVerification as VerificationType } from "../../provider/resources/pii-opt-out-request/verification";
+import type { PiiOptOutReceipt as ReceiptType } from "../../provider/pii/receipt";
+import type { DeletionVerification as VerificationType } from "../../provider/pii/verification";
 import type { SavedFilterArgs } from "../../provider/resources/saved-filter/resource";
 import type { SavedFilterSetArgs } from "../../provider/resources/saved-filter/set-resource";
 import type { PiiOptOutRequestArgs } from "../../provider/resources/pii-opt-out-request/resource";

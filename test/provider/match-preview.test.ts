@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_SESSION_SAMPLE } from "../../provider/client";
+import { DEFAULT_SESSION_SAMPLE } from "../../provider/match-estimate";
 import { secret, up, type Diagnostic, type ResourceState } from "../../engine";
 import { DEV } from "../support/emulator";
 import { startProviderFixture, type ProviderFixture } from "./fixture";

@@ -3,7 +3,7 @@ import {
   CheckFailedError, destroy, isSecret, ProviderCallError, refresh, secret, stateAfterFailure, UNKNOWN_VALUE, up,
   type Diagnostic, type PropertyMap, type ProviderHost, type ResourceState,
 } from "../../engine";
-import { matchesIdentifierSetDigest } from "../../provider/resources/pii-opt-out-request/digest";
+import { matchesIdentifierSetDigest } from "../../provider/pii/digest";
 import { DIALECT_ANSWERS, listedItems, type TestEmulator } from "../support/emulator";
 import { failure } from "../support/failure";
 import { startProviderFixture, type ProviderFixture } from "./fixture";

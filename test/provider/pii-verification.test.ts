@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isSecret, refresh, secret, up, type PropertyMap, type ProviderHost } from "../../engine";
-import { matchesIdentifierSetDigest } from "../../provider/resources/pii-opt-out-request/digest";
+import { matchesIdentifierSetDigest } from "../../provider/pii/digest";
 import type { TestEmulator } from "../support/emulator";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
 

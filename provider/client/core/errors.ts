@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import { readErrorBody, type ErrorBodyReading } from "../assumptions";
+import { readErrorBody, type ErrorBodyReading } from "../../schema/assumptions";
 
 /**
  * The one error hierarchy of the typed client. Every value the client throws is an
@@ -183,7 +183,7 @@ const REQUEST_ID_HEADERS = ["x-request-id", "request-id", "x-amzn-requestid", "x
 
 /**
  * The service answered with an error status. The body's shape is not shown (docs/api.md 7): any body,
- * JSON or text, is read by `readErrorBody` (provider/client/assumptions.ts), and `code`, `detail` and
+ * JSON or text, is read by `readErrorBody` (provider/schema/assumptions.ts), and `code`, `detail` and
  * `parameter` are set when it has them. They are for people: the client decides on the status alone.
  */
 export class ApiError extends RequestError {

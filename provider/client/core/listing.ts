@@ -1,4 +1,4 @@
-import { mayBeCut, RESULT_CAP } from "../assumptions";
+import { mayBeCut, RESULT_CAP } from "../../schema/assumptions";
 import { InsightsError } from "./errors";
 
 /**

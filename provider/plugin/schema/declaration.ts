@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { Identifier } from "../../client/assumptions";
+import { Identifier } from "../../schema/assumptions";
 import { FilterFindByNameParams, FilterGetParams, FilterListQuery } from "../../client/filters";
 import { PiiGetParams, PiiListQuery } from "../../client/pii";
 import { DeclaredInputs, OPT_OUT_DEFAULTS } from "../../resources/pii-opt-out-request/inputs";
 import { TrackedRequest } from "../../resources/pii-opt-out-request/progress";
-import { RECEIPT_FORMAT } from "../../resources/pii-opt-out-request/receipt";
+import { RECEIPT_FORMAT } from "../../pii/receipt";
 import { BOOLEAN_DEFAULTS, FilterSpec } from "../../resources/saved-filter/spec";
 import {
   FILTER_LOOKUPS,
@@ -112,13 +112,13 @@ const SavedFilterSetMember = z.object({
   name: FilterSpec.shape.name.optional().describe("The filter's name; default: the member key."),
 });
 
-/** Where a still-present identifier stands (resources/pii-opt-out-request/verification.ts). */
+/** Where a still-present identifier stands (provider/pii/verification.ts). */
 export const StillPresentIdentifier = z.object({
   position: z.number().int().describe("Zero-based position in the sorted, de-duplicated list of the resource's identifiers."),
   digest: z.string().describe("The salted scrypt digest of that one identifier, with the resource's salt."),
 });
 
-/** The deletion check after FINISHED (resources/pii-opt-out-request/verification.ts `DeletionVerification`). */
+/** The deletion check after FINISHED (provider/pii/verification.ts `DeletionVerification`). */
 export const DeletionVerification = z.object({
   checkedAt: z.string().describe("When the check found these figures (ISO 8601); a later check that finds the same keeps it."),
   checked: z.number().int().describe("Identifiers asked for."),
@@ -128,7 +128,7 @@ export const DeletionVerification = z.object({
   stillPresentIdentifiers: z.array(StillPresentIdentifier).describe("Where the still-present identifiers stand, by position and digest."),
 });
 
-/** One request of a receipt (resources/pii-opt-out-request/receipt.ts `ReceiptRequest`). */
+/** One request of a receipt (provider/pii/receipt.ts `ReceiptRequest`). */
 export const ReceiptRequest = z.object({
   id: z.string().describe("The service's request id (spec 2.9)."),
   status: z.string().describe("Its state when last read: ENQUEUED, STARTED or FINISHED (spec 3.1)."),
@@ -138,7 +138,7 @@ export const ReceiptRequest = z.object({
   origin: z.enum(["submitted", "adopted"]).optional().describe("`submitted` by this resource, or `adopted` (made earlier, for identifiers previously submitted)."),
 });
 
-/** The audit receipt (resources/pii-opt-out-request/receipt.ts `PiiOptOutReceipt`): names no identifier. */
+/** The audit receipt (provider/pii/receipt.ts `PiiOptOutReceipt`): names no identifier. */
 export const PiiOptOutReceipt = z.object({
   format: z.literal(RECEIPT_FORMAT).describe(`The receipt's format, \`${RECEIPT_FORMAT}\`.`),
   generatedBy: z.string().describe("`pulumi-insights/<version>`: the package that made the receipt."),
@@ -375,7 +375,7 @@ export function enumName(values: readonly string[]): string | undefined {
 
 /**
  * Schemas whose JSON Schema form is not their Pulumi form: an identifier the service sends as a
- * number or a string is a string once read (provider/client/assumptions.ts), and so in every SDK.
+ * number or a string is a string once read (provider/schema/assumptions.ts), and so in every SDK.
  */
 export const SHAPES = new Map<z.ZodType, z.ZodType>([[Identifier, z.string()]]);
 

@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { issuePath } from "../../client/core/errors";
+import type { IdentifierKind } from "../../pii";
 import { isUnknown } from "../../rules";
 import { unknownProperties } from "../../schema/suggest";
 import { revealed, wireSecret } from "../../host/wire-secret";
@@ -17,14 +18,12 @@ export const OPT_OUT_DEFAULTS = {
   /** Half an hour: the emulator finishes in 5 minutes by default; the real service takes longer. */
   waitTimeoutSeconds: 1_800,
   pollIntervalSeconds: 10,
-  /** Check after FINISHED that the viewers' sessions are gone (verification.ts). */
+  /** Check after FINISHED that the viewers' sessions are gone (provider/pii/verification.ts). */
   verifyDeletion: true,
 } satisfies { waitForCompletion: boolean; waitTimeoutSeconds: number; pollIntervalSeconds: number; verifyDeletion: boolean };
 
 /** The two identifier properties: both kinds travel in `viewer_id` (spec 4.10). */
-export const IDENTIFIER_PROPERTIES = { viewer: "viewerIds", user: "userIds" } as const;
-/** `viewer` or `user`. */
-export type IdentifierKind = keyof typeof IDENTIFIER_PROPERTIES;
+export const IDENTIFIER_PROPERTIES = { viewer: "viewerIds", user: "userIds" } as const satisfies Record<IdentifierKind, string>;
 /**
  * The properties that carry personal data: kept only as secrets, and create-only (a change replaces
  * the resource: a submitted deletion cannot be edited).

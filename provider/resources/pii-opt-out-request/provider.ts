@@ -3,7 +3,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { InternalServerError, RateLimitError } from "../../client/core/errors";
 import { configureFromStack, namedCalls, outcomeWait, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
-import { identifierSetDigest, newDigestSalt } from "./digest";
 import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus, type TrackedRequest } from "./progress";
 import { redactor } from "./redact";
 import { batchesOf, Submission } from "./submission";
@@ -16,13 +15,20 @@ import {
   IDENTIFIER_PROPERTIES,
   OPT_OUT_DEFAULTS,
   PERSONAL_PROPERTIES,
-  type IdentifierKind,
   type OptOutDeclaration,
 } from "./inputs";
 import { revealed, wireSecret, type WireSecret } from "../../host/wire-secret";
 import { accountChange, accountOutputs, boundAccount, checkAccount, declaredAccount, type AccountOutputs } from "../../host/accounts";
-import { buildReceipt, type PiiOptOutReceipt } from "./receipt";
-import { describeVerification, verifyDeletion, type DeletionVerification } from "./verification";
+import {
+  buildReceipt,
+  describeVerification,
+  identifierSetDigest,
+  newDigestSalt,
+  verifyDeletion,
+  type DeletionVerification,
+  type IdentifierKind,
+  type PiiOptOutReceipt,
+} from "../../pii";
 
 /**
  * The host side of the PiiOptOutRequest resource (spec 2.9, 3.1, 4.10): submits the declared
@@ -38,7 +44,7 @@ export interface PiiOptOutOutputs extends AccountOutputs {
   notificationEmails?: WireSecret<string[]>;
   identifierKind: IdentifierKind;
   identifierCount: number;
-  /** Salted scrypt digest of the identifier set (see digest.ts), and its salt. */
+  /** Salted scrypt digest of the identifier set (provider/pii/digest.ts), and its salt. */
   identifierDigest: string;
   identifierDigestSalt: string;
   /** Every request that processes the identifiers, submitted or adopted. */
@@ -55,9 +61,9 @@ export interface PiiOptOutOutputs extends AccountOutputs {
   pollIntervalSeconds: number;
   verifyDeletion: boolean;
   resourceName?: string;
-  /** The deletion check after FINISHED (verification.ts); absent before it or with `verifyDeletion` false. */
+  /** The deletion check after FINISHED (provider/pii/verification.ts); absent before it or with `verifyDeletion` false. */
   verification?: DeletionVerification;
-  /** The audit receipt (receipt.ts). */
+  /** The audit receipt (provider/pii/receipt.ts). */
   receipt: PiiOptOutReceipt;
 }
 
@@ -74,7 +80,7 @@ const StoredOutputs = z.looseObject({
   pollIntervalSeconds: z.number().optional(),
   verifyDeletion: z.boolean().optional(),
   resourceName: z.string().optional(),
-  // Written by this provider (verification.ts); read back only to keep it when no new check runs.
+  // Written by this provider (provider/pii/verification.ts); read back only to keep it when no new check runs.
   verification: z.custom<DeletionVerification>((value) => typeof value === "object" && value !== null).optional(),
 });
 
@@ -184,7 +190,7 @@ function outputsOf(run: OptOutRun): PiiOptOutOutputs {
 
 /**
  * Once every request is FINISHED and `verifyDeletion` is on, checks that the viewers' sessions are
- * gone (verification.ts) and prints the figures, with a warning for identifiers still present. A
+ * gone (provider/pii/verification.ts) and prints the figures, with a warning for identifiers still present. A
  * check that fails counts as not verifiable; one line says why (redacted), and the run goes on.
  */
 async function verify(run: OptOutRun): Promise<void> {

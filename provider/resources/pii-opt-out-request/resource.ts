@@ -2,8 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { hostedProvider, packageModule } from "../../host/shim";
 import type { RecordedAccount } from "../../host/accounts";
 import type { OverallStatus, TrackedRequest } from "./progress";
-import type { PiiOptOutReceipt } from "./receipt";
-import type { DeletionVerification } from "./verification";
+import type { DeletionVerification, PiiOptOutReceipt } from "../../pii";
 import { PERSONAL_PROPERTIES } from "./inputs";
 
 /** Inputs of a {@link PiiOptOutRequest} (spec 4.10). Give `viewerIds` or `userIds`, not both. */
@@ -55,7 +54,7 @@ export class PiiOptOutRequest extends pulumi.dynamic.Resource {
   declare readonly identifierKind: pulumi.Output<"viewer" | "user">;
   /** How many distinct identifiers the resource declares. */
   declare readonly identifierCount: pulumi.Output<number>;
-  /** Salted scrypt digest of the identifier set and its salt (see `pulumi-insights/dist/provider/resources/pii-opt-out-request/digest.js`). */
+  /** Salted scrypt digest of the identifier set and its salt (`identifierSetDigest` checks it). */
   declare readonly identifierDigest: pulumi.Output<string>;
   declare readonly identifierDigestSalt: pulumi.Output<string>;
   /** Every request that processes the identifiers: id, status, origin, counts. */

@@ -1,4 +1,4 @@
-import { isRefusalStatus } from "../../client/assumptions";
+import { isRefusalStatus } from "../../schema/assumptions";
 import type { PiiApi } from "../../client/pii";
 import { PII_IDENTIFIERS_PER_REQUEST } from "../../schema";
 import { isOutcomeUnknown } from "../../client/core/retry";
@@ -14,7 +14,7 @@ import { UnknownOutcomeError, watchAccount, type OutcomeWait } from "../../clien
  *   the earlier requests that process them are found in the list and followed ("adopted");
  * - a POST refused because every identifier was submitted before (docs/api.md 3.1; its status and
  *   body are not shown) adopts those earlier requests instead of failing. It is recognised without
- *   reading a code (provider/client/assumptions.ts `ALL_PREVIOUSLY_SUBMITTED_RULE`): any refusal of
+ *   reading a code (provider/schema/assumptions.ts `ALL_PREVIOUSLY_SUBMITTED_RULE`): any refusal of
  *   a POST is followed by a complete listing, and when that shows every identifier of the POST in an
  *   earlier request, those are adopted; otherwise the refusal is reported as it came;
  * - a POST whose outcome is unknown (timeout, reset after the server committed, a 5xx: see

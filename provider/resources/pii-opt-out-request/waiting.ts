@@ -51,7 +51,7 @@ export async function refreshStatuses(pii: PiiApi, progress: SubmissionProgress,
         try {
           const answer = await pii.get({ id: request.id });
           request.status = answer.status;
-          // The times the receipt shows (receipt.ts).
+          // The times the receipt shows (provider/pii/receipt.ts).
           if (answer.created_at !== undefined) request.createdAt = answer.created_at;
           if (answer.status === "FINISHED" && answer.updated_at !== undefined) request.finishedAt = answer.updated_at;
         } catch (error) {

@@ -1,13 +1,13 @@
-import { describeEstimate, estimateFromSample, estimateWarning, type SessionSample } from "../../client/match-estimate";
 import type { InsightsClient } from "../../client";
 import { isUnknown, PREVIEW_UNKNOWN, validateRules, type RuleGroup } from "../../rules";
 import { report, sharedClient } from "../../host/runtime";
+import { describeEstimate, estimateFromSample, estimateWarning, takeSessionSample, type SessionSample } from "../../match-estimate";
 
 /**
  * The match-rate line of a preview (README "Match-rate estimates in previews"): when a filter is
  * created or its rules change, the message says what share of sampled sessions the new rules match,
  * and the old rules, from ONE sample per host process and account: every SavedFilter and SavedFilterSet member
- * of the stack is evaluated locally against it (provider/client/match-estimate.ts), so a preview
+ * of the stack is evaluated locally against it (provider/match-estimate/), so a preview
  * makes a bounded number of sample requests (6 windows) however many filters change.
  */
 
@@ -33,7 +33,7 @@ function sharedSample(account: string | undefined): Promise<SessionSample> {
   const client = sharedClient(account);
   let sample = samples.get(client);
   if (sample === undefined) {
-    sample = client.sessions.sample();
+    sample = takeSessionSample(client.sessions, Date.now());
     samples.set(client, sample);
   }
   return sample;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { InsightsClient } from "../../client";
-import { CLEARED_FIELD, isRefusalStatus, mayBeCut } from "../../client/assumptions";
+import { CLEARED_FIELD, isRefusalStatus, mayBeCut } from "../../schema/assumptions";
 import { coverNames } from "../../client/core/listing";
 import type { FilterLookupName } from "../../client/filters";
 import type { FilterGateway } from "../../saved-filters/gateway/filter-gateway";
@@ -243,7 +243,7 @@ export function describeRulesChange(current: Partial<SavedFilterInput>, news: Re
 
 /**
  * The PUT body item for the changed properties (spec 4.8: PUT merges). A property that is no longer
- * declared is sent as null, which clears it (docs/api.md 11.2; provider/client/assumptions.ts `CLEARED_FIELD`).
+ * declared is sent as null, which clears it (docs/api.md 11.2; provider/schema/assumptions.ts `CLEARED_FIELD`).
  */
 function updateBody(id: string, changed: readonly ManagedProperty[], desired: SavedFilterInput): SavedFilterUpdate {
   const body: Record<string, unknown> = { id };
@@ -325,7 +325,7 @@ export async function updateFilter(gateway: FilterGateway, id: string, current: 
 /**
  * An update refused (any refusal status: docs/api.md 10.2 shows neither its status nor its body)
  * says what to do about it. A filter deleted elsewhere is recognised by reading the id back
- * (provider/client/assumptions.ts `UNKNOWN_FILTER_ID_RULE`), never by a code; a change that clears a
+ * (provider/schema/assumptions.ts `UNKNOWN_FILTER_ID_RULE`), never by a code; a change that clears a
  * field with `null` (docs/api.md 11.2, our choice) names the fields, since a service may refuse null.
  */
 async function explainRefusal(gateway: FilterGateway, body: SavedFilterUpdate, error: unknown): Promise<unknown> {

@@ -1,4 +1,4 @@
-import { isRefusalStatus } from "../../client/assumptions";
+import { isRefusalStatus } from "../../schema/assumptions";
 import { ApiError, ArgumentError, PayloadTooLargeError } from "../../client/core/errors";
 import type { OutcomeWait } from "../../client/core/outcome";
 import { isOutcomeUnknown } from "../../client/core/retry";
@@ -207,7 +207,7 @@ export class FilterGateway {
    * A refused DELETE (any refusal status, 404 included: the service's answer to an unknown id is not
    * shown, docs/api.md 10.2) is followed by a read: filters already gone count as deleted and the
    * others are deleted again; a refusal about something else is split until it stands alone
-   * (provider/client/assumptions.ts `UNKNOWN_FILTER_ID_RULE`: no code is read).
+   * (provider/schema/assumptions.ts `UNKNOWN_FILTER_ID_RULE`: no code is read).
    */
   private async sendDeletes(entries: Array<Entry<string, void>>): Promise<void> {
     try {

@@ -1,4 +1,4 @@
-import { isRefusalStatus } from "../../client/assumptions";
+import { isRefusalStatus } from "../../schema/assumptions";
 import { ApiError, ArgumentError } from "../../client/core/errors";
 import { sendHalves, type BatchSender, type Entry } from "./coalescer";
 
@@ -28,7 +28,7 @@ export class FilterItemError extends Error {
 
 /**
  * True for a refusal of the whole call because of what it carried (nothing was applied): the
- * client's own validation, or a 4xx the service answered (provider/client/assumptions.ts
+ * client's own validation, or a 4xx the service answered (provider/schema/assumptions.ts
  * `isRefusalStatus`: the statuses of refusals are mostly not shown, docs/api.md 7).
  */
 export function isRefusal(error: unknown): error is ApiError | ArgumentError {

@@ -1,5 +1,5 @@
 import type { DeletionVerification } from "./verification";
-import { packageVersion } from "../../client/core/version";
+import { packageVersion } from "../client/core/version";
 
 /**
  * The receipt of a PII opt-out: one JSON document, stable in shape, for an audit trail. It answers

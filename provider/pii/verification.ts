@@ -1,6 +1,5 @@
-import type { SessionsApi } from "../../client";
-import { identifierSetDigest } from "./digest";
-import type { IdentifierKind } from "./inputs";
+import type { SessionsApi } from "../client";
+import { identifierSetDigest, type IdentifierKind } from "./digest";
 
 /**
  * Evidence that a FINISHED opt-out did what it says: each viewer id's sessions are asked for over
@@ -17,7 +16,7 @@ export const VERIFICATION_WINDOW_DAYS = 30;
 export interface StillPresentIdentifier {
   /** Zero-based position in the sorted, de-duplicated list of the resource's identifiers. */
   position: number;
-  /** The salted scrypt digest of that one identifier (provider/resources/pii-opt-out-request/digest.ts), with the resource's salt. */
+  /** The salted scrypt digest of that one identifier (provider/pii/digest.ts), with the resource's salt. */
   digest: string;
 }
 
