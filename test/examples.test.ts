@@ -190,7 +190,15 @@ describe("the report example", () => {
   });
 });
 
-describe("the opt-out ids from a secret config value", () => {
+/**
+ * Each capture runs the examples in a node process of its own, which loads the SDK and the package
+ * and reads the emulator (several seconds on a quiet machine); a test captures twice. The timeout is
+ * a bound against a hang, not a speed check: on a machine shared with other work one capture took
+ * over 15 s.
+ */
+const CAPTURE_TEST_TIMEOUT_MS = 120_000;
+
+describe("the opt-out ids from a secret config value", { timeout: CAPTURE_TEST_TIMEOUT_MS }, () => {
   const emulator = useTestEmulator();
 
   const capture = (config: Record<string, string>) =>
