@@ -1,5 +1,12 @@
 /**
- * pulumi-insights: Pulumi resources, data sources and a typed client for the Insights API.
+ * pulumi-insights: Pulumi resources and data sources for the Insights API. The root exports what a
+ * Pulumi program uses, by name: the resources with their arguments and the types of their outputs,
+ * the rule builder and rule types, the data sources (`getX` and `getXOutput`, with the types of
+ * their arguments and answers), the errors a program may catch from a data source, and the
+ * digest a reviewer checks a PII opt-out against. The typed client on its own, with its whole error
+ * hierarchy (the same classes: `instanceof` holds across both), is `pulumi-insights/client`; the
+ * API's record types and name lists are `pulumi-insights/schema`. test/public-surface.test.ts holds
+ * this list, so a new export is a deliberate change.
  *
  * @example
  * import { SavedFilter, and, or, field, tag } from "pulumi-insights";
@@ -10,8 +17,131 @@
  *
  * @module pulumi-insights
  */
-export * from "./client";
-export * from "./data";
-export * from "./resources";
-export * from "./rules";
-export * as schema from "./schema";
+
+// Resources, their arguments and the types of their outputs; the digest a reviewer checks a PiiOptOutRequest's identifiers against.
+export {
+  PiiOptOutRequest,
+  SavedFilter,
+  SavedFilterSet,
+  type DeletionVerification,
+  type OverallStatus,
+  type PiiOptOutReceipt,
+  type PiiOptOutRequestArgs,
+  type ReceiptRequest,
+  type RecordedAccount,
+  type SavedFilterArgs,
+  type SavedFilterSetArgs,
+  type SavedFilterSetMember,
+  type SavedFilterSpec,
+  type StillPresentIdentifier,
+  type TrackedRequest,
+} from "./resources";
+export { identifierSetDigest } from "./pii";
+
+// The rule builder and the rule tree, and the checks README.md "The rule builder" offers for a program's own tests.
+export { and, field, or, tag, type KeylessFilterField, type RuleLeafBuilder } from "./rules/builder";
+export type { RuleGroup, RuleLeaf, RuleNode } from "./rules/tree";
+export { canonicalRules, rulesEqual } from "./rules/canonical";
+export { describeRulesDiff } from "./rules/diff";
+export type { RuleFailure } from "./rules/failure";
+export { validateRuleValues, type LookupValueSets } from "./rules/lookups";
+export { validateRules } from "./rules/validate";
+
+// Errors a program can meet through a data source and decide on; the rest of the hierarchy is at `pulumi-insights/client`.
+export { ApiError, ArgumentError, InsightsError, NotFoundError, PermissionDeniedError, SettingsError } from "./client/core/errors";
+export { IncompleteListingError } from "./client/core/listing";
+
+// Data sources: how they are called, and each with its arguments and answer.
+export { closeDataSourceClients, type InsightsConnection } from "./data/connection";
+export {
+  withAccountReads,
+  type DataSourceArgs,
+  type DataSourceOptions,
+  type DataSourceOutputArgs,
+  type DataSourceOutputOptions,
+  type KnownFields,
+  type NoArguments,
+} from "./data/define";
+export {
+  getAdAlert,
+  getAdAlertOutput,
+  getAdAlerts,
+  getAdAlertsOutput,
+  getContentAlert,
+  getContentAlertOutput,
+  getContentAlerts,
+  getContentAlertsOutput,
+} from "./data/alerts";
+export {
+  getFilterFields,
+  getFilterFieldsOutput,
+  getFilterFieldValues,
+  getFilterFieldValuesOutput,
+  getSavedFilter,
+  getSavedFilterByName,
+  getSavedFilterByNameOutput,
+  getSavedFilterOutput,
+  getSavedFilters,
+  getSavedFiltersOutput,
+  type FilterFieldValues,
+  type GetFilterFieldValuesArgs,
+  type GetSavedFiltersArgs,
+} from "./data/filters";
+export {
+  getDimensionTags,
+  getDimensionTagsOutput,
+  getGroupByDimensions,
+  getGroupByDimensionsOutput,
+  getKpis,
+  getKpisOutput,
+  getMetric,
+  getMetricDimensions,
+  getMetricDimensionsOutput,
+  getMetricGroupBy,
+  getMetricGroupByOutput,
+  getMetricGroupByTag,
+  getMetricGroupByTagOutput,
+  getMetricOutput,
+  getMetrics,
+  getMetricsGroupBy,
+  getMetricsGroupByOutput,
+  getMetricsOutput,
+  getSavedFilterReferences,
+  getSavedFilterReferencesOutput,
+  type GetMetricArgs,
+  type GetMetricGroupByArgs,
+  type GetMetricGroupByTagArgs,
+  type GetMetricListingArgs,
+  type GetMetricsArgs,
+  type GetMetricsGroupByArgs,
+} from "./data/metrics";
+export {
+  getPiiOptOutRequest,
+  getPiiOptOutRequestOutput,
+  getPiiOptOutRequests,
+  getPiiOptOutRequestsOutput,
+} from "./data/pii";
+export {
+  getAdSessions,
+  getAdSessionsOutput,
+  getContentSessions,
+  getContentSessionsOutput,
+  getSessionDimensions,
+  getSessionDimensionsOutput,
+  getViewerSessions,
+  getViewerSessionsOutput,
+  getViewerSummary,
+  getViewerSummaryOutput,
+} from "./data/sessions";
+export {
+  estimateFilterMatch,
+  estimateFilterMatchOutput,
+  type MatchEstimate,
+  type MatchEstimateParams,
+} from "./data/match";
+export {
+  getPiiOptOutReceipt,
+  getPiiOptOutReceiptOutput,
+  type PiiOptOutReceiptParams,
+} from "./data/pii-receipt";
+export type { FieldsOf, GroupByData, GroupByEntity, MetricData, MetricPoint, PerMetric } from "./data/metric-data";

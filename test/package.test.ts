@@ -228,7 +228,7 @@ describe("a Pulumi project using the packed package type-checks", () => {
     expect(listed.filter((line) => /error TS\d+/.test(line))).toEqual([]);
     // The program really reached the package's declarations (not an `any` from a failed resolution),
     // and none of zod's.
-    for (const entry of ["dist/provider/index.d.ts", "dist/provider/client/index.d.ts", "dist/emulator/index.d.ts", "dist/provider/schema/index.d.ts"]) {
+    for (const entry of ["dist/provider/index.d.ts", "dist/provider/client/index.d.ts", "dist/emulator/index.d.ts", "dist/provider/schema/public.d.ts"]) {
       expect(listed.some((file) => file.endsWith(`pulumi-insights/${entry}`)), entry).toBe(true);
     }
     expect(listed.filter((file) => file.includes("/zod/"))).toEqual([]);

@@ -1,4 +1,5 @@
 import { estimateMatch, type MatchEstimateParams } from "../match-estimate";
+export type { MatchEstimate, MatchEstimateParams } from "../match-estimate";
 import { dataSourceForms } from "./define";
 
 const estimateForms = dataSourceForms("estimateFilterMatch", (client, params: MatchEstimateParams, options) => estimateMatch(client.sessions, Date.now(), params, options), {

@@ -36,7 +36,7 @@ export interface MatchEstimate {
   unevaluatedFields: readonly string[];
 }
 
-/** Arguments of {@link estimateMatch}: the rule tree and the sample to take. */
+/** Arguments of `estimateMatch`: the rule tree and the sample to take. */
 export interface MatchEstimateParams extends SessionSampleParams {
   /** The rule tree of a saved filter (docs/api.md 2.7). */
   rules: RuleGroup;

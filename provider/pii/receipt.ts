@@ -29,7 +29,7 @@ export interface ReceiptRequest {
   origin?: "submitted" | "adopted";
 }
 
-/** A receipt (see {@link RECEIPT_FORMAT}). */
+/** A receipt, its shape named by `format` (`pulumi-insights/pii-opt-out-receipt@1`). */
 export interface PiiOptOutReceipt {
   format: typeof RECEIPT_FORMAT;
   /** `pulumi-insights/<version>`: the package that made the receipt. */

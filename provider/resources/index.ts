@@ -1,5 +1,10 @@
-/** The Pulumi resources of the package (dynamic resources; see host/shim.ts for how they load). */
+/**
+ * The Pulumi resources of the package (dynamic resources; see host/shim.ts for how they load), their
+ * arguments and the types of the outputs a program reads.
+ */
 export { SavedFilter, type SavedFilterArgs } from "./saved-filter/resource";
 export { SavedFilterSet, type SavedFilterSetArgs, type SavedFilterSetMember, type SavedFilterSpec } from "./saved-filter/set-resource";
 export { PiiOptOutRequest, type PiiOptOutRequestArgs } from "./pii-opt-out-request/resource";
+export type { OverallStatus, TrackedRequest } from "./pii-opt-out-request/progress";
+export type { DeletionVerification, PiiOptOutReceipt, ReceiptRequest, StillPresentIdentifier } from "../pii";
 export type { RecordedAccount } from "../host/accounts";

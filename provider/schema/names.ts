@@ -241,16 +241,6 @@ export const RULE_GROUP_OPS = ["and", "or"] as const;
 /** Rule leaf operators: the spec's two plus `equals`, seen in real use (docs/api.md 10.2). */
 export const RULE_LEAF_OPS = ["contains", "not_contains", "equals"] as const;
 
-/** Saved-filter categories that occur (spec 2.7); the emulator's lookup lists these. */
-export const FILTER_CATEGORIES = ["CONTENT", "NETWORK", "DEVICE", "GEO"] as const;
-/** Subcategories per category: Resource and Asset occur (spec 2.7); the rest are the emulator's choice. */
-export const FILTER_SUBCATEGORIES: Record<(typeof FILTER_CATEGORIES)[number], readonly string[]> = {
-  CONTENT: ["Asset", "Category", "Show"],
-  NETWORK: ["Resource", "CDN", "ISP"],
-  DEVICE: ["Platform", "Player"],
-  GEO: ["Country", "Region"],
-};
-
 /** AI-alert metrics of content alerts (spec 4.9). */
 export const CONTENT_ALERT_METRICS = ["BUFFERINGRATIO", "EBVS", "PCP", "VPF", "VSF", "VST"] as const;
 /** AI-alert metrics of ad alerts (spec 4.9). */

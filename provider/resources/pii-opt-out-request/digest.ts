@@ -6,6 +6,6 @@
 export {
   /** @deprecated Import `identifierSetDigest` from `pulumi-insights`; this path goes in the next release. */
   identifierSetDigest,
-  /** @deprecated Import `matchesIdentifierSetDigest` from `pulumi-insights`; this path goes in the next release. */
+  /** @deprecated Compare `identifierSetDigest` of `pulumi-insights` with the stored digest; this path goes in the next release. */
   matchesIdentifierSetDigest,
 } from "../../pii/digest";

@@ -1,0 +1,90 @@
+/**
+ * The Insights API's records and the contract's name lists, as a program may use them
+ * (`pulumi-insights/schema`): the record types every answer is made of (docs/api.md 2: a saved
+ * filter, a session, a metric response, an alert, an opt-out request), read leniently, so each keeps
+ * room for fields a newer service adds; and the names and limits the contract lists (metrics and
+ * their value fields, dimensions, filter names, rule fields and operators, alert metrics, severities
+ * and statuses, PII statuses, items per call), to build or check arguments against. The zod schemas
+ * that parse the wire, the lenient readings of provider/schema/assumptions.ts and the helpers of the
+ * package's own messages stay inside the package (its code imports them through `index.ts`); this
+ * file is the entry point package.json names, held by test/public-surface.test.ts.
+ *
+ * @module pulumi-insights/schema
+ */
+export type {
+  AlertDetail,
+  AlertFields,
+  AlertList,
+  AlertSummary,
+  AlertTimelinePoint,
+  AlertTimestamp,
+  DimensionalDatum,
+  DimensionTagList,
+  DiscoveryList,
+  ErrorBody,
+  FilterReferenceList,
+  GroupByDimensionList,
+  GroupByPoint,
+  GroupByResponse,
+  GroupByTotal,
+  KpiList,
+  LookupValues,
+  MetricDimensionReferenceList,
+  MetricMembers,
+  MetricMeta,
+  MetricResponse,
+  MetricValue,
+  PiiOptOutRequest,
+  PiiOptOutRequestList,
+  PiiOptOutSubmission,
+  PiiOptOutSubmitResponse,
+  RuleGroup,
+  RuleLeaf,
+  RuleNode,
+  SavedFilter,
+  SavedFilterDeleteResponse,
+  SavedFilterInput,
+  SavedFilterList,
+  SavedFilterUpdate,
+  SavedFilterUpdateResponse,
+  Session,
+  SessionDimensionList,
+  SessionList,
+  TimeSeriesPoint,
+  Timestamp,
+  ViewerSummary,
+} from "./records";
+export {
+  ACCEPTED_METRIC_PATH_NAMES,
+  AD_ALERT_METRICS,
+  ALERT_SEVERITIES,
+  ALERT_STATUSES,
+  CONTENT_ALERT_METRICS,
+  ERROR_CODE_DIMENSIONS,
+  ERROR_FILTER_NAMES,
+  FILTERS_PER_CALL,
+  FILTER_FIELDS,
+  FILTER_LOOKUPS,
+  GROUP_BY_DIMENSIONS,
+  METRIC_ALIASES,
+  METRIC_FILTER_NAMES,
+  METRIC_NAMES,
+  METRIC_VALUE_FIELDS,
+  PII_IDENTIFIERS_PER_REQUEST,
+  PII_STATUSES,
+  PRESET_VALUE_FIELDS,
+  QUALITY_SUMMARY,
+  QUALITY_SUMMARY_MEMBERS,
+  RULE_GROUP_OPS,
+  RULE_LEAF_OPS,
+  SESSION_BOOLEAN_FILTER_NAMES,
+  SESSION_DIMENSION_FILTER_NAMES,
+  SESSION_FILTER_NAMES,
+  type ErrorCodeDimension,
+  type FilterField,
+  type FilterLookup,
+  type GroupByDimension,
+  type MetricName,
+  type MetricValueFields,
+  type ValueField,
+} from "./names";
