@@ -3,13 +3,38 @@
  * `pulumi-insights`: the package's command line. One subcommand so far, `import`
  * (./import-command.ts); the dispatch leaves room for more.
  */
-import { runImport, type CommandIo } from "./import-command";
+import { IMPORT_USAGE, runImport, terminalLines, type CommandIo } from "./import-command";
 
-const USAGE = `usage: pulumi-insights <command> [options]
+/** The usage text of `pulumi-insights` itself. */
+export const USAGE = `usage: pulumi-insights <command> [options]
+       pulumi-insights help [<command>]
 
 commands:
-  import    write a TypeScript module declaring the account's saved filters (--help for its options)
+  import    write a TypeScript module declaring the account's saved filters, each adopted by id,
+            so that the first \`pulumi up\` takes them over without a change
+            (pulumi-insights import --help lists its options)
+
+options:
+  -h, --help    show this text (pulumi-insights <command> --help: the command's options)
+
+environment (when the command line does not say):
+  INSIGHTS_BASE_URL, INSIGHTS_CLIENT_ID, INSIGHTS_CLIENT_SECRET   the account to read
+  INSIGHTS_LOG=info                                                the client's retries and waits on standard error
+
+exit status:
+  0  done (or this text shown)
+  1  the command failed: the account could not be read (the command's message says why)
+  2  a mistake on the command line or in the INSIGHTS_* settings (no command, an unknown one,
+     an unknown option or value)
 `;
+
+/** The commands: how each runs (with the arguments after its name) and its usage text. */
+export const COMMANDS: Readonly<Record<string, { run(argv: readonly string[], io: CommandIo): Promise<number>; usage: string }>> = {
+  import: { run: runImport, usage: IMPORT_USAGE },
+};
+
+/** The options of `pulumi-insights` itself, before a command: each shows {@link USAGE}, as `help` does. */
+export const HELP_OPTIONS = ["--help", "-h"] as const;
 
 function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -21,15 +46,26 @@ function readStdin(): Promise<string> {
   });
 }
 
+/** The command named `name`, if there is one. */
+function commandNamed(name: string | undefined): (typeof COMMANDS)[string] | undefined {
+  return name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}
+
 /** Runs the command line `argv` (without node and the script) and answers the exit status. */
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === "import") return runImport(rest, io);
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
-    io.stdout(USAGE);
-    return command === undefined ? 2 : 0;
+  const [first, ...rest] = argv;
+  const command = commandNamed(first);
+  if (command !== undefined) return command.run(rest, io);
+  const asksHelp = first === "help" || (HELP_OPTIONS as readonly string[]).includes(first ?? "");
+  // `help` alone or an option: this text; `help <command>`: the command's.
+  const topic = first === "help" ? rest[0] : undefined;
+  if (asksHelp && (topic === undefined || commandNamed(topic) !== undefined)) {
+    io.stdout(topic === undefined ? USAGE : commandNamed(topic)!.usage);
+    return 0;
   }
-  io.stderr(`pulumi-insights: unknown command ${JSON.stringify(command)}\n${USAGE}`);
+  // No command, an unknown one, or help on an unknown one: a mistake, said on standard error.
+  const unknown = first === "help" ? topic : first;
+  io.stderr(`${unknown === undefined ? "" : terminalLines([`pulumi-insights: unknown command ${JSON.stringify(unknown)}`])}${USAGE}`);
   return 2;
 }
 
@@ -43,9 +79,8 @@ if (require.main === module) {
   main(process.argv.slice(2), io).then(
     (status) => (process.exitCode = status),
     (error: unknown) => {
-      process.stderr.write(`pulumi-insights: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(terminalLines([`pulumi-insights: ${error instanceof Error ? error.message : String(error)}`]));
       process.exitCode = 1;
     },
   );
 }
-

@@ -9,6 +9,7 @@ import { FILTER_FIELDS, RULE_GROUP_OPS, RULE_LEAF_OPS } from "../schema/names";
 import { isJsonObject } from "../schema/common";
 import { BOOLEAN_DEFAULTS } from "../resources/saved-filter/spec";
 import { TAG_FIELD } from "../rules/tree";
+import { typeScriptStringLiteral } from "../text/inert";
 import { compareIds, resourceNames } from "./resource-names";
 import {
   atom, call, jsonExpression, printStatement, stringLiteral,
@@ -85,34 +86,46 @@ class Imports {
     if (this.values.size === 0 && this.types.size === 0) return "export {};\n";
     const names = [...[...this.values].map((name) => ({ name, text: name })), ...[...this.types].map((name) => ({ name, text: `type ${name}` }))];
     names.sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0));
-    const line = `import { ${names.map((entry) => entry.text).join(", ")} } from ${JSON.stringify(PACKAGE)};\n`;
+    const line = `import { ${names.map((entry) => entry.text).join(", ")} } from ${typeScriptStringLiteral(PACKAGE)};\n`;
     if (line.length <= 101) return line;
-    return `import {\n${names.map((entry) => `  ${entry.text},\n`).join("")}} from ${JSON.stringify(PACKAGE)};\n`;
+    return `import {\n${names.map((entry) => `  ${entry.text},\n`).join("")}} from ${typeScriptStringLiteral(PACKAGE)};\n`;
   }
+}
+
+/**
+ * A value of the listing as a comment and the summary quote it: a string as the module writes it
+ * (provider/text/inert.ts, so nothing in it can end the comment or hide in it), anything else by
+ * its kind.
+ */
+function quoted(value: unknown): string {
+  if (typeof value === "string") return typeScriptStringLiteral(value);
+  if (value === undefined) return "(missing)";
+  if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
+  return Array.isArray(value) ? "(a list)" : "(an object)";
 }
 
 /** Why the builder cannot write this leaf, or undefined when it can. */
 function leafProblem(leaf: Record<string, unknown>): string | undefined {
   const extra = Object.keys(leaf).find((key) => !LEAF_KEYS.includes(key));
-  if (extra !== undefined) return `property ${JSON.stringify(extra)} is not one the builder writes (field, op, value, key)`;
+  if (extra !== undefined) return `property ${quoted(extra)} is not one the builder writes (field, op, value, key)`;
   if (typeof leaf.field !== "string" || !(FILTER_FIELDS as readonly string[]).includes(leaf.field)) {
-    return `field ${JSON.stringify(leaf.field)} is not a filter field the builder knows (GET /bulk_filters/fields)`;
+    return `field ${quoted(leaf.field)} is not a filter field the builder knows (GET /bulk_filters/fields)`;
   }
   if (typeof leaf.op !== "string" || !(RULE_LEAF_OPS as readonly string[]).includes(leaf.op)) {
-    return `op ${JSON.stringify(leaf.op)} is not one the builder has (${RULE_LEAF_OPS.join(", ")})`;
+    return `op ${quoted(leaf.op)} is not one the builder has (${RULE_LEAF_OPS.join(", ")})`;
   }
   if (typeof leaf.value !== "string") return "the value is not a string";
   if (leaf.field === TAG_FIELD && (typeof leaf.key !== "string" || leaf.key === "")) return "a Tag leaf without a key";
-  if (leaf.field !== TAG_FIELD && "key" in leaf) return `a key on field ${JSON.stringify(leaf.field)} (only Tag takes one)`;
+  if (leaf.field !== TAG_FIELD && "key" in leaf) return `a key on field ${quoted(leaf.field)} (only Tag takes one)`;
   return undefined;
 }
 
 /** Why the builder cannot write this group itself (its children are judged one by one), or undefined. */
 function groupProblem(group: Record<string, unknown>): string | undefined {
   const extra = Object.keys(group).find((key) => !GROUP_KEYS.includes(key));
-  if (extra !== undefined) return `property ${JSON.stringify(extra)} is not one the builder writes (op, rules)`;
+  if (extra !== undefined) return `property ${quoted(extra)} is not one the builder writes (op, rules)`;
   if (typeof group.op !== "string" || !(RULE_GROUP_OPS as readonly string[]).includes(group.op)) {
-    return `group op ${JSON.stringify(group.op)} is not one the builder has (${RULE_GROUP_OPS.join(", ")})`;
+    return `group op ${quoted(group.op)} is not one the builder has (${RULE_GROUP_OPS.join(", ")})`;
   }
   if (!Array.isArray(group.rules)) return "the group's rules are not a list";
   if (group.rules.length === 0) return "an empty group (and() and or() take at least one rule)";
@@ -169,11 +182,12 @@ class RuleWriter {
     }
     const problem = leafProblem(node);
     if (problem !== undefined) return this.jsonForm(node, path, problem, "RuleNode");
-    const head = node.field === TAG_FIELD
-      ? `${this.imports.value("tag")}(${JSON.stringify(node.key)})`
-      : `${this.imports.value("field")}(${JSON.stringify(node.field)})`;
-    const method = LEAF_METHODS[node.op as keyof typeof LEAF_METHODS];
-    return { expression: atom(`${head}.${method}(${JSON.stringify(node.value)})`) };
+    // leafProblem answered nothing: field, op, value (and a Tag's key) are strings.
+    const leaf = node as { field: string; op: keyof typeof LEAF_METHODS; value: string; key?: string };
+    const head = leaf.field === TAG_FIELD
+      ? `${this.imports.value("tag")}(${typeScriptStringLiteral(leaf.key!)})`
+      : `${this.imports.value("field")}(${typeScriptStringLiteral(leaf.field)})`;
+    return { expression: atom(`${head}.${LEAF_METHODS[leaf.op]}(${typeScriptStringLiteral(leaf.value)})`) };
   }
 
   private group(group: { op: string; rules: unknown[] }, path: string): Expression {
@@ -213,7 +227,7 @@ function header(count: number, options: GenerateOptions): string {
   const what = options.set === undefined
     ? [`// ${filters}, one SavedFilter each, taken over by \`adoptId\`.`]
     : [`// ${filters} as the members of one SavedFilterSet, taken over by \`adopt\`.`];
-  if (options.account !== undefined) what.push(`// They are in the account ${JSON.stringify(options.account)} of the stack config insights:accounts.`);
+  if (options.account !== undefined) what.push(`// They are in the account ${typeScriptStringLiteral(options.account)} of the stack config insights:accounts.`);
   return [
     "// Written by `pulumi-insights import`.",
     ...what,

@@ -4,10 +4,12 @@
  * comes under code with one command and one `pulumi up` that changes nothing.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { InsightsClient } from "../client";
-import { InsightsError, SettingsError } from "../client/core/errors";
+import { SettingsError } from "../client/core/errors";
 import { IncompleteListingError } from "../client/core/listing";
+import { CalendarDate } from "../schema/common";
+import { inertText } from "../text/inert";
 import { generateModule, type GeneratedModule } from "./generate-module";
 import { listFilters, type FilterSelection } from "./list-filters";
 
@@ -20,6 +22,28 @@ export interface CommandIo {
   stderr(text: string): void;
 }
 
+/**
+ * The options `pulumi-insights import` accepts, as node:util `parseArgs` reads them. {@link IMPORT_USAGE}
+ * describes each (test/cli.test.ts holds the two together).
+ */
+export const IMPORT_OPTIONS = {
+  name: { type: "string" },
+  category: { type: "string" },
+  creator: { type: "string" },
+  created: { type: "string" },
+  id: { type: "string", multiple: true },
+  out: { type: "string" },
+  set: { type: "string" },
+  account: { type: "string" },
+  "base-url": { type: "string" },
+  "client-id": { type: "string" },
+  "client-secret-file": { type: "string" },
+  "client-secret-stdin": { type: "boolean", default: false },
+  // Accepted only to be refused with a reason (a secret as an argument shows in `ps`).
+  "client-secret": { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const satisfies NonNullable<ParseArgsConfig["options"]>;
+
 /** The usage text of `pulumi-insights import`. */
 export const IMPORT_USAGE = `usage: pulumi-insights import [options]
 
@@ -29,23 +53,37 @@ first \`pulumi up\` takes them over without a change.
 selection (all given criteria hold; every filter of the account by default):
   --name <text>             filters whose name contains the text
   --category <category>     filters of this category (GEO, CONTENT, ...)
+  --creator <user>          filters made by this user, as the service records it (\`creator\`)
+  --created <YYYY-MM-DD>    filters made on this day
   --id <ids>                these filter ids, comma-separated (repeatable)
 
 output:
-  --out <file>              write the module here (default: standard output)
+  --out <file>              write the module here (default: standard output); the summary and
+                            errors go to standard error
   --set <name>              one SavedFilterSet with this resource name, members adopted by \`adopt\`,
                             instead of one SavedFilter per filter
   --account <name>          declare them in this account of the stack config insights:accounts
                             (\`account: "<name>"\`); the settings below still say where to read them
 
 account (default: INSIGHTS_BASE_URL, INSIGHTS_CLIENT_ID, INSIGHTS_CLIENT_SECRET):
-  --base-url <url>
-  --client-id <id>
-  --client-secret-file <file>   read the secret from a file (never pass it as an argument: \`ps\` shows those)
+  --base-url <url>          the API's base URL (HTTPS; plain HTTP only on a loopback host)
+  --client-id <id>          the API client id
+  --client-secret-file <file>   read the secret from a file
   --client-secret-stdin         read the secret from standard input
+  --client-secret <secret>  refused: a secret given as an argument shows in \`ps\` and the shell history
+
+  -h, --help                show this text
+  INSIGHTS_LOG=info         (environment) show the client's retries and waits on standard error
+
+exit status:
+  0  the module was written (or this text shown)
+  1  the account could not be read: the service refused or failed, or a part of the selection
+     stays at the service's cap of 500 filters however the import narrows it (no module is
+     written; import in slices with the selection options above)
+  2  a mistake on the command line or in the INSIGHTS_* settings
 `;
 
-/** A mistake in the command line: exit status 2 with the usage hint. */
+/** A mistake in the command line or the settings: exit status 2 with the usage hint. */
 class UsageError extends Error {}
 
 interface ImportOptions {
@@ -62,25 +100,7 @@ interface ImportOptions {
 function parseImportArgs(argv: readonly string[]): ImportOptions | "help" {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        name: { type: "string" },
-        category: { type: "string" },
-        id: { type: "string", multiple: true },
-        out: { type: "string" },
-        set: { type: "string" },
-        account: { type: "string" },
-        "base-url": { type: "string" },
-        "client-id": { type: "string" },
-        "client-secret-file": { type: "string" },
-        "client-secret-stdin": { type: "boolean", default: false },
-        "client-secret": { type: "string" },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: IMPORT_OPTIONS });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
@@ -101,8 +121,11 @@ function parseImportArgs(argv: readonly string[]): ImportOptions | "help" {
   if (values.id !== undefined && (ids === undefined || ids.length === 0)) throw new UsageError("--id needs at least one filter id");
   const badId = ids?.find((id) => !/^\d+$/.test(id));
   if (badId !== undefined) throw new UsageError(`--id ${JSON.stringify(badId)} is not a filter id (ids are numbers, such as 1001)`);
+  const created = nonEmpty("created", values.created);
+  if (created !== undefined && !CalendarDate.safeParse(created).success) throw new UsageError(`--created ${JSON.stringify(created)} is not a day written YYYY-MM-DD, such as 2026-11-20`);
   const name = nonEmpty("name", values.name);
   const category = nonEmpty("category", values.category);
+  const creator = nonEmpty("creator", values.creator);
   const set = nonEmpty("set", values.set);
   const account = nonEmpty("account", values.account);
   const out = nonEmpty("out", values.out);
@@ -113,6 +136,8 @@ function parseImportArgs(argv: readonly string[]): ImportOptions | "help" {
     selection: {
       ...(name === undefined ? {} : { name }),
       ...(category === undefined ? {} : { category }),
+      ...(creator === undefined ? {} : { creator }),
+      ...(created === undefined ? {} : { created }),
       ...(ids === undefined ? {} : { ids: [...new Set(ids)] }),
     },
     ...(out === undefined ? {} : { out }),
@@ -122,6 +147,55 @@ function parseImportArgs(argv: readonly string[]): ImportOptions | "help" {
     ...(clientId === undefined ? {} : { clientId }),
     ...(secretFile !== undefined ? { secretFrom: { file: secretFile } } : values["client-secret-stdin"] ? { secretFrom: "stdin" as const } : {}),
   };
+}
+
+/** How the command line gives each connection setting (its flags, its environment variable), and what it says when none does. */
+const SETTING_SOURCES = {
+  baseUrl: { flags: "--base-url", variable: "INSIGHTS_BASE_URL", missing: "no base URL: pass --base-url <url>, or set INSIGHTS_BASE_URL" },
+  clientId: { flags: "--client-id", variable: "INSIGHTS_CLIENT_ID", missing: "no client id: pass --client-id <id>, or set INSIGHTS_CLIENT_ID" },
+  clientSecret: {
+    flags: "--client-secret-file or --client-secret-stdin",
+    variable: "INSIGHTS_CLIENT_SECRET",
+    missing: "no client secret: pass --client-secret-file <file> or --client-secret-stdin, or set INSIGHTS_CLIENT_SECRET",
+  },
+} as const;
+
+type SettingName = keyof typeof SETTING_SOURCES;
+
+/**
+ * The connection settings as the client takes them, after the command line's own check that each is
+ * given: a missing one is named with the flags and variable that give it (never the client's
+ * option names, which this command does not have).
+ */
+function connectionSettings(options: ImportOptions, clientSecret: string | undefined, env: CommandIo["env"]): Record<SettingName, string> {
+  const given: Record<SettingName, string | undefined> = { baseUrl: options.baseUrl, clientId: options.clientId, clientSecret };
+  const settings = {} as Record<SettingName, string>;
+  for (const name of Object.keys(SETTING_SOURCES) as SettingName[]) {
+    const source = SETTING_SOURCES[name];
+    const value = given[name] ?? env[source.variable];
+    if (value === undefined || value.trim() === "") throw new UsageError(source.missing);
+    settings[name] = value;
+  }
+  return settings;
+}
+
+/**
+ * A settings error of the client in this command's words: its option names (`baseUrl`, ...)
+ * become the flag or variable the value came from.
+ */
+function settingsMessage(error: SettingsError, options: ImportOptions): string {
+  const given: Record<SettingName, boolean> = { baseUrl: options.baseUrl !== undefined, clientId: options.clientId !== undefined, clientSecret: options.secretFrom !== undefined };
+  let message = error.message.replace(/ \(or INSIGHTS_[A-Z_]+\)/g, "");
+  for (const name of Object.keys(SETTING_SOURCES) as SettingName[]) {
+    const source = SETTING_SOURCES[name];
+    message = message.replace(new RegExp(`\\b${name}\\b`, "g"), given[name] ? source.flags : source.variable);
+  }
+  return message;
+}
+
+/** Each line made inert (provider/text/inert.ts) and ended: how the command writes to a terminal. */
+export function terminalLines(lines: readonly string[]): string {
+  return lines.map((line) => `${inertText(line)}\n`).join("");
 }
 
 async function readSecret(from: ImportOptions["secretFrom"], io: CommandIo): Promise<string | undefined> {
@@ -140,7 +214,7 @@ async function readSecret(from: ImportOptions["secretFrom"], io: CommandIo): Pro
 }
 
 /** The summary on standard error: counts, JSON forms and skipped filters with their reasons. */
-function summary(module: GeneratedModule, out: string | undefined): string {
+function summary(module: GeneratedModule, out: string | undefined): string[] {
   const count = module.declared.length;
   const lines = [`pulumi-insights import: ${count} saved filter${count === 1 ? "" : "s"} written to ${out ?? "standard output"}`];
   if (module.jsonForms.length > 0) {
@@ -151,50 +225,57 @@ function summary(module: GeneratedModule, out: string | undefined): string {
     lines.push(`  ${module.skipped.length} filter${module.skipped.length === 1 ? "" : "s"} skipped:`);
     for (const skipped of module.skipped) lines.push(`    filter ${skipped.filterId}: ${skipped.reason}`);
   }
-  return `${lines.join("\n")}\n`;
+  return lines;
+}
+
+/** What the command says when a part of the selection stays at the cap: the part, and the slices it offers. */
+function incompleteListingLines(error: IncompleteListingError): string[] {
+  return [
+    `pulumi-insights import: the listing of ${error.listing} may be incomplete: ${error.narrowest} still answers ${error.cap} filters, the service's cap on one answer, also split by the enabled and advanced flags; no module was written`,
+    "(import the account in slices that stay below the cap: --name, --category, --creator, --created or --id)",
+  ];
 }
 
 /**
  * Runs `pulumi-insights import` with `argv` (the arguments after `import`) and answers the exit
  * status: 0 done, 1 the account could not be read (a listing that stays at the service's cap is
  * such a failure: no module is written, the message says how to import in slices), 2 a mistake in
- * the command line.
+ * the command line or the settings. Everything it writes to standard error goes through
+ * {@link terminalLines}: names, ids and messages of the service reach the terminal inert.
  */
 export async function runImport(argv: readonly string[], io: CommandIo): Promise<number> {
   let client: InsightsClient | undefined;
+  let options: ImportOptions | "help" | undefined;
   try {
-    const options = parseImportArgs(argv);
+    options = parseImportArgs(argv);
     if (options === "help") {
       io.stdout(IMPORT_USAGE);
       return 0;
     }
     const clientSecret = await readSecret(options.secretFrom, io);
-    client = new InsightsClient({
-      env: io.env,
-      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-      ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
-      ...(clientSecret === undefined ? {} : { clientSecret }),
-    });
+    client = new InsightsClient({ env: io.env, ...connectionSettings(options, clientSecret, io.env) });
     const filters = await listFilters(client, options.selection);
     const module = generateModule(filters, {
       ...(options.set === undefined ? {} : { set: options.set }),
       ...(options.account === undefined ? {} : { account: options.account }),
     });
+    // The module is code whose every value is a literal that escapes whatever could hide (./generate-module.ts).
     if (options.out === undefined) io.stdout(module.source);
     else writeFileSync(options.out, module.source);
-    io.stderr(summary(module, options.out));
+    io.stderr(terminalLines(summary(module, options.out)));
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`pulumi-insights import: ${error.message}\n(pulumi-insights import --help lists the options)\n`);
+    if (error instanceof UsageError || error instanceof SettingsError) {
+      const message = error instanceof SettingsError && typeof options === "object" ? settingsMessage(error, options) : error.message;
+      io.stderr(terminalLines([`pulumi-insights import: ${message}`, "(pulumi-insights import --help lists the options)"]));
       return 2;
     }
+    if (error instanceof IncompleteListingError) {
+      io.stderr(terminalLines(incompleteListingLines(error)));
+      return 1;
+    }
     // Client errors never carry credentials (provider/client/core/errors.ts).
-    const message = error instanceof InsightsError || error instanceof Error ? error.message : String(error);
-    const hint = error instanceof SettingsError ? "\n(on the command line: --base-url, --client-id, and --client-secret-file or --client-secret-stdin)"
-      : error instanceof IncompleteListingError ? "\n(import the account in slices that stay below the cap: --name, --category or --id)"
-      : "";
-    io.stderr(`pulumi-insights import: ${message}${hint}\n`);
+    io.stderr(terminalLines([`pulumi-insights import: ${error instanceof Error ? error.message : String(error)}`]));
     return 1;
   } finally {
     await client?.close();

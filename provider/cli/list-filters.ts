@@ -14,6 +14,10 @@ export interface FilterSelection {
   name?: string;
   /** Only filters of this category. */
   category?: string;
+  /** Only filters made by this user (docs/api.md 4.8 `creator`). */
+  creator?: string;
+  /** Only filters made on this day, YYYY-MM-DD (docs/api.md 4.8 `created`). */
+  created?: string;
   /** Only these ids. */
   ids?: readonly string[];
 }
@@ -26,6 +30,8 @@ export async function listFilters(client: InsightsClient, selection: FilterSelec
   return client.filters.list({
     ...(selection.name === undefined ? {} : { name: selection.name }),
     ...(selection.category === undefined ? {} : { category: selection.category }),
+    ...(selection.creator === undefined ? {} : { creator: selection.creator }),
+    ...(selection.created === undefined ? {} : { created: selection.created }),
     ...(selection.ids === undefined ? {} : { ids: [...selection.ids] }),
   });
 }

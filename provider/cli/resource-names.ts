@@ -32,11 +32,22 @@ export function nameBase(filterName: string): string {
 }
 
 /**
+ * An id as a name suffix: as it is when it is letters and digits (ids are numbers, docs/api.md 10.2),
+ * else made readable the way {@link nameBase} makes names, so that no character of an odd id from
+ * the service reaches a resource name (and with it the URNs Pulumi prints).
+ */
+function idSuffix(id: string): string {
+  if (/^[A-Za-z0-9]+$/.test(id)) return id;
+  const words = id.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return words === "" ? "id" : words;
+}
+
+/**
  * The resource name of every filter, by id. A base that one filter alone has is its name; filters
  * whose bases collide (`Roku devices`, `roku-devices`, `Roku Devices!`) are each suffixed with
  * their id, so a name never depends on the order of the listing or on which filters were selected
- * besides the colliding ones. Ids are unique, so suffixing again settles the rare clash of a
- * suffixed name with another filter's base.
+ * besides the colliding ones. Suffixing again settles the rare clash of a suffixed name with
+ * another filter's base (or of two odd ids written alike).
  */
 export function resourceNames(filters: readonly NamedFilter[]): Map<string, string> {
   const byBase = new Map<string, NamedFilter[]>();
@@ -50,8 +61,9 @@ export function resourceNames(filters: readonly NamedFilter[]): Map<string, stri
   const groups = [...byBase.entries()].sort(([baseA, a], [baseB, b]) => a.length - b.length || (baseA < baseB ? -1 : baseA > baseB ? 1 : 0));
   for (const [base, group] of groups) {
     for (const filter of [...group].sort((a, b) => compareIds(a.id, b.id))) {
-      let name = group.length === 1 ? base : `${base}-${filter.id}`;
-      while (taken.has(name)) name = `${name}-${filter.id}`;
+      const suffix = idSuffix(filter.id);
+      let name = group.length === 1 ? base : `${base}-${suffix}`;
+      while (taken.has(name)) name = `${name}-${suffix}`;
       taken.add(name);
       names.set(filter.id, name);
     }

@@ -5,7 +5,13 @@
  * its defaults and `printWidth: 100`. Written here rather than depending on a formatter: the
  * generated code uses four shapes (calls, objects, literals, comments), and output that is already
  * formatted is what makes it byte-identical from one run to the next.
+ *
+ * Nothing a value holds can change what the code does or how it reads: every string, key and
+ * comment is written through provider/text/inert.ts, so no value brings a line terminator, a bidi
+ * control or an invisible character into the module (a U+2028 would end a `//` comment and turn the
+ * rest of the line into code).
  */
+import { inertText, typeScriptStringLiteral } from "../text/inert";
 
 /** The widest line the printer aims for (a long string literal may still exceed it: it is never split). */
 export const LINE_WIDTH = 100;
@@ -58,9 +64,9 @@ export function atom(text: string): Atom {
   return { kind: "atom", text };
 }
 
-/** A string literal: JSON's escaping is valid TypeScript and deterministic. */
+/** A string literal that evaluates to exactly `value` and shows what it holds (provider/text/inert.ts). */
 export function stringLiteral(value: string): Atom {
-  return atom(JSON.stringify(value));
+  return atom(typeScriptStringLiteral(value));
 }
 
 /** A {@link Call}. */
@@ -74,7 +80,10 @@ export function jsonExpression(value: unknown): Expression {
   if (value !== null && typeof value === "object") {
     return { kind: "object", entries: Object.entries(value).map(([key, member]) => ({ key, value: jsonExpression(member) })) };
   }
-  // undefined cannot occur in parsed JSON; null, booleans, numbers and strings print as JSON.
+  if (typeof value === "string") return stringLiteral(value);
+  // JSON writes -0 as 0; a listing's -0 is kept as it came.
+  if (Object.is(value, -0)) return atom("-0");
+  // undefined cannot occur in parsed JSON; null, booleans and (finite) numbers print as JSON.
   return atom(JSON.stringify(value) ?? "null");
 }
 
@@ -82,7 +91,7 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** An object key as TypeScript writes it: bare when it is an identifier, else a string literal. */
 export function propertyKey(key: string): string {
-  return IDENTIFIER.test(key) ? key : JSON.stringify(key);
+  return IDENTIFIER.test(key) ? key : typeScriptStringLiteral(key);
 }
 
 /** True when the expression holds a comment, which forces its enclosing lists to break. */
@@ -119,8 +128,12 @@ function flat(expression: Expression): string {
   }
 }
 
+/**
+ * A comment as `//` lines. The generator quotes values in comments as string literals; each line is
+ * made inert besides, so a comment can never hold what would end it.
+ */
 function commentLines(comment: string | undefined, indent: string): string {
-  return comment === undefined ? "" : comment.split("\n").map((line) => `${indent}// ${line}\n`).join("");
+  return comment === undefined ? "" : comment.split("\n").map((line) => `${indent}// ${inertText(line)}\n`).join("");
 }
 
 /**

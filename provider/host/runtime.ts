@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { InsightsClient, type InsightsLogger } from "../client";
 import { formatDuration } from "../client/core/logging";
 import { REAL_CLOCK, type OutcomeWait } from "../client/core/outcome";
+import { inertText } from "../text/inert";
 import {
   accountsFrom,
   ACCOUNTS_CONFIG_KEY,
@@ -141,9 +142,40 @@ export function asResource<T>(resource: string, work: () => Promise<T>): Promise
   return currentResource.run(resource, work);
 }
 
+/** `text` made inert line by line (provider/text/inert.ts), its own line breaks kept. */
+function inertLines(text: string): string {
+  return text.split("\n").map(inertText).join("\n");
+}
+
 /**
- * `provider` with each call that sends requests (create, read, update, delete) run {@link asResource}
- * `type "name"`, the name read from the call's properties by `nameOf` (else the id).
+ * `error` as the engine shows it, made inert: its message and stack (the host prints both) and
+ * the reasons of a {@link ResourceInitFailedError}, line by line. An error may be several lines
+ * that code composed, so its line breaks are kept; every other control, escape sequence or bidi
+ * control a value of the service brought into it is escaped. Changed in place, so the host still
+ * recognises what it carries (`id`, `properties`).
+ */
+function inertError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  error.message = inertLines(error.message);
+  if (error.stack !== undefined) error.stack = inertLines(error.stack);
+  if (error instanceof ResourceInitFailedError) error.reasons.splice(0, error.reasons.length, ...error.reasons.map(inertLines));
+  return error;
+}
+
+/** `call`'s answer, or its failure made inert ({@link inertError}). */
+async function withInertErrors<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw inertError(error);
+  }
+}
+
+/**
+ * `provider` as the host serves it: each call that sends requests (create, read, update, delete)
+ * run {@link asResource} `type "name"`, the name read from the call's properties by `nameOf` (else
+ * the id); and what every call shows the engine besides its lines, its errors and the reasons of
+ * its check failures, made inert ({@link inertError}).
  */
 export function namedCalls(type: string, nameOf: (properties: unknown) => unknown, provider: Required<pulumi.dynamic.ResourceProvider>): Required<pulumi.dynamic.ResourceProvider> {
   const label = (properties: unknown, id?: string) => {
@@ -151,11 +183,16 @@ export function namedCalls(type: string, nameOf: (properties: unknown) => unknow
     return typeof name === "string" && name !== "" ? `${type} "${name}"` : `${type} ${id ?? ""}`.trim();
   };
   return {
-    ...provider,
-    create: (inputs) => asResource(label(inputs), () => provider.create(inputs)),
-    read: (id, props) => asResource(label(props, id), () => provider.read(id, props)),
-    update: (id, olds, news) => asResource(label(news, id), () => provider.update(id, olds, news)),
-    delete: (id, props) => asResource(label(props, id), () => provider.delete(id, props)),
+    configure: (request) => withInertErrors(() => provider.configure(request)),
+    check: async (olds, news) => {
+      const result = await withInertErrors(() => provider.check(olds, news));
+      return result.failures === undefined ? result : { ...result, failures: result.failures.map((failure) => ({ ...failure, reason: inertLines(failure.reason) })) };
+    },
+    diff: (id, olds, news) => withInertErrors(() => provider.diff(id, olds, news)),
+    create: (inputs) => withInertErrors(() => asResource(label(inputs), () => provider.create(inputs))),
+    read: (id, props) => withInertErrors(() => asResource(label(props, id), () => provider.read(id, props))),
+    update: (id, olds, news) => withInertErrors(() => asResource(label(news, id), () => provider.update(id, olds, news))),
+    delete: (id, props) => withInertErrors(() => asResource(label(props, id), () => provider.delete(id, props))),
   };
 }
 
@@ -214,10 +251,14 @@ export function reportThrough(sink: (line: string) => void): void {
 
 /**
  * Lines the engine shows: since CLI 3.146 it forwards the host's stdout as info diagnostics
- * (docs/dynamic-providers.md rule 10). Never pass credentials or personal data here.
+ * (docs/dynamic-providers.md rule 10). Never pass credentials or personal data here. A message of
+ * several lines is given as its lines; a string is one line whatever it holds. Each line is made
+ * inert (provider/text/inert.ts): an escape sequence, bidi control or line break that a name or a
+ * value of the service holds is written escaped, never raw.
  */
-export function report(message: string): void {
-  reporter(message.replace(/\n+$/, ""));
+export function report(message: string | readonly string[]): void {
+  const lines = typeof message === "string" ? [message] : message;
+  reporter(lines.map(inertText).join("\n"));
 }
 
 /**

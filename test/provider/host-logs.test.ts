@@ -1,8 +1,9 @@
 import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { secret } from "../../engine";
+import { secret, type ProviderCallError } from "../../engine";
 import { DEV } from "../support/emulator";
 import { failure } from "../support/failure";
+import { BIDI, C1, rawHidden, startFakeService, TERMINAL, type FakeService } from "../support/hostile";
 import { startProviderFixture, summarize, type ProviderFixture } from "./fixture";
 
 /**
@@ -93,5 +94,54 @@ describe("an unreachable API, shown by the dynamic-provider host", () => {
     await fixture.host.waitForDiagnostic('SavedFilter "Sentinel": rules change');
     const givingUp = fixture.host.diagnostics.map((diagnostic) => diagnostic.message.trim()).filter((message) => message.includes("giving up"));
     expect(givingUp).toEqual([`SavedFilter "Harbor Lights": GET /bulk_filters/: ${cause}: giving up after 2 attempts: no retries left (maxRetries 1); said once for this cause, however many requests meet it`]);
+  });
+});
+
+describe("text of a hostile service in the host's lines and errors", () => {
+  let fixture: ProviderFixture;
+  let service: FakeService;
+  const declared = { name: "Harbor Lights", rules: { op: "and", rules: [{ field: "Asset Name", op: "contains", value: "Harbor Lights" }] } };
+  /** What the service holds for filter 1: a value changed in the console to one that drives the terminal. */
+  const listed = { id: "1", name: "Harbor Lights", rules: { op: "and", rules: [{ field: "Asset Name", op: "contains", value: `Harbor ${TERMINAL}${BIDI}${C1}` }] } };
+  const refusal = `refused ${TERMINAL} ${BIDI}\nforged line ${C1}`;
+  const escapedRefusal = "refused \\u001b[2J\\u001b[31mPWNED\\u001b[0m access\\u202e";
+
+  beforeAll(async () => {
+    fixture = await startProviderFixture({ module: "dist/provider/index.js", exportName: "SavedFilter", args: ["f", declared] });
+    // Filter 1 is listed with its hostile value, filter 2 and every write are refused with a hostile message.
+    service = await startFakeService(({ method, query }) =>
+      method === "GET" && query.get("id") === "1" ? { status: 200, body: { status: "ok", filters: [listed] } }
+      : method === "GET" && query.get("id") !== "2" ? { status: 200, body: { status: "ok", filters: [] } }
+      : { status: 400, body: { error: "bad_request", message: refusal } });
+    await fixture.host.configure({ "insights:baseUrl": service.url, "insights:clientId": DEV.clientId, "insights:clientSecret": secret(DEV.clientSecret) });
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    await service?.close();
+  });
+
+  it("writes a refreshed value's escape sequences, bidi and C1 controls escaped in the rule-tree diff", async () => {
+    const read = await fixture.host.read("1", fixture.inputs(declared));
+    expect((read.outputs.rules as typeof listed.rules).rules[0]!.value).toBe(listed.rules.rules[0]!.value);
+    await fixture.host.diff("1", read.outputs, fixture.inputs(declared));
+    await fixture.host.waitForDiagnostic('SavedFilter "Harbor Lights": rules change');
+    const changed = await fixture.host.waitForDiagnostic((diagnostic) => diagnostic.message.includes("PWNED"));
+    expect(changed.message).toContain("Harbor \\u001b[2J\\u001b[31mPWNED\\u001b[0maccess\\u202e\\u2066");
+    expect(fixture.host.diagnostics.filter((diagnostic) => rawHidden(diagnostic.message).length > 0)).toEqual([]);
+  });
+
+  it("shows the errors of a refused read and a refused create, message and stack, with the service's text escaped", async () => {
+    const readError = (await failure(fixture.host.read("2", fixture.inputs(declared)))) as ProviderCallError;
+    const createError = (await failure(fixture.host.create(fixture.inputs(declared)))) as ProviderCallError;
+    for (const error of [readError, createError]) {
+      expect(error.message).toContain(escapedRefusal);
+      // The service's line break is escaped with the rest: its text cannot forge a line of its own.
+      expect(error.message).toContain("\\nforged line del\\u007f");
+      expect(rawHidden(error.message)).toEqual([]);
+    }
+    // The host prints a failed read with its stack on stderr, which the engine shows as well.
+    await fixture.host.waitForDiagnostic((diagnostic) => diagnostic.source === "stderr" && diagnostic.message.includes("refused"));
+    expect(fixture.host.stderr.filter((line) => rawHidden(line).length > 0)).toEqual([]);
+    expect(fixture.host.diagnostics.filter((diagnostic) => rawHidden(diagnostic.message).length > 0)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { inspect } from "node:util";
 import { readErrorBody, type ErrorBodyReading } from "../../schema/assumptions";
+import { inertText } from "../../text/inert";
 
 /**
  * The one error hierarchy of the typed client. Every value the client throws is an
@@ -185,6 +186,9 @@ const REQUEST_ID_HEADERS = ["x-request-id", "request-id", "x-amzn-requestid", "x
  * The service answered with an error status. The body's shape is not shown (docs/api.md 7): any body,
  * JSON or text, is read by `readErrorBody` (provider/schema/assumptions.ts), and `code`, `detail` and
  * `parameter` are set when it has them. They are for people: the client decides on the status alone.
+ * The service's texts in `message`, `detail` and `parameter` are made inert (provider/text/inert.ts):
+ * each is one line whatever the answer held, so no escape sequence, bidi control or line break of
+ * the service reaches a terminal or a log raw, nor forges a line of its own; `body` keeps them as sent.
  */
 export class ApiError extends RequestError {
   /** The HTTP status of the answer (spec 7). */
@@ -197,9 +201,9 @@ export class ApiError extends RequestError {
   readonly body: unknown;
   /** The machine-readable code of the body (`error`), when given. */
   readonly code?: string;
-  /** The server's message, when the body has one. */
+  /** The server's message, when the body has one (inert: see the class). */
   readonly detail?: string;
-  /** The parameter the server names as the cause, when given. */
+  /** The parameter the server names as the cause, when given (inert: see the class). */
   readonly parameter?: string;
   /** The wait the server asked for with `Retry-After`, in milliseconds. */
   readonly retryAfterMs?: number;
@@ -209,10 +213,15 @@ export class ApiError extends RequestError {
   readonly requestId?: string;
 
   constructor(details: ApiErrorDetails) {
-    const errorBody = readErrorBody(details.body);
+    const reading = readErrorBody(details.body);
+    const errorBody: ErrorBodyReading = {
+      ...reading,
+      ...(reading.message === undefined ? {} : { message: inertText(reading.message) }),
+      ...(reading.parameter === undefined ? {} : { parameter: inertText(reading.parameter) }),
+    };
     const headers = details.headers ?? {};
     const requestId = REQUEST_ID_HEADERS.map((name) => headers[name]).find((value) => value !== undefined && value !== "");
-    super(details, `${describeApiError(details, errorBody)}${requestId === undefined ? "" : ` (request id ${requestId})`}`);
+    super(details, `${describeApiError(details, errorBody)}${requestId === undefined ? "" : ` (request id ${inertText(requestId)})`}`);
     this.headers = headers;
     if (requestId !== undefined) this.requestId = requestId;
     this.status = details.status;

@@ -4,6 +4,7 @@
  * reason and duration. A logger is any object with `debug`, `info` and `warn` (console, pino and
  * winston loggers fit); messages never hold the secret, a query string or personal data.
  */
+import { inertText } from "../../text/inert";
 
 /** Levels from the most to the least detailed; `off` logs nothing. */
 export type LogLevel = "debug" | "info" | "warn" | "off";
@@ -43,11 +44,15 @@ export const NOTABLE_WAIT_MS = 1_000;
 
 const LEVEL_RANK: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warn: 2, off: 3 };
 
-/** Writes `[insights] message` lines to stderr: the logger of `INSIGHTS_LOG` when no logger is given. */
+/**
+ * Writes `[insights] message` lines to stderr: the logger of `INSIGHTS_LOG` when no logger is given.
+ * Each message is one line made inert (provider/text/inert.ts), whatever a reason quoted from the
+ * service holds.
+ */
 export const STDERR_LOGGER: InsightsLogger = {
-  debug: (message) => void process.stderr.write(`[insights] debug: ${message}\n`),
-  info: (message) => void process.stderr.write(`[insights] ${message}\n`),
-  warn: (message) => void process.stderr.write(`[insights] warning: ${message}\n`),
+  debug: (message) => void process.stderr.write(`[insights] debug: ${inertText(message)}\n`),
+  info: (message) => void process.stderr.write(`[insights] ${inertText(message)}\n`),
+  warn: (message) => void process.stderr.write(`[insights] warning: ${inertText(message)}\n`),
 };
 
 /** The logger a client uses: `logger` filtered to `level` (nothing below it reaches the logger). */

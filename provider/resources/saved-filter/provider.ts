@@ -75,7 +75,8 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
     // A filter to create (no inputs before): what its rules would match (a change says it in diff).
     if (failures.length === 0 && olds.rules === undefined) {
       const lines = await matchEstimateLines(news.rules, undefined, declaredAccount(news));
-      if (lines.length > 0) report(`SavedFilter "${String(news.name)}": ${lines.join("\n")}`);
+      const [first, ...rest] = lines;
+      if (first !== undefined) report([`SavedFilter "${String(news.name)}": ${first}`, ...rest]);
     }
     return {
       inputs: news,
@@ -99,7 +100,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
     const text = describeRulesChange(current, news, changed);
     if (text) {
       const estimate = await matchEstimateLines(news.rules, current.rules, declaredAccount(news));
-      report(`SavedFilter "${String(news.name)}": rules change ${RULES_DIFF_LEGEND}\n${text.replace(/\n+$/, "")}${estimate.map((line) => `\n${line}`).join("")}`);
+      report([`SavedFilter "${String(news.name)}": rules change ${RULES_DIFF_LEGEND}`, ...text.replace(/\n+$/, "").split("\n"), ...estimate]);
     }
     return { changes: changed.length > 0 || account.changed, replaces: account.replace ? ["account"] : [], deleteBeforeReplace: false };
   },

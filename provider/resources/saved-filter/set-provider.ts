@@ -305,7 +305,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
       const members = await Promise.all(Object.entries(filters).map(async ([key, spec]) =>
         (isJsonObject(spec) ? await matchEstimateLines(spec.rules, undefined, account) : []).map((line) => `  ${memberPath(key)}: ${line}`)));
       const lines = members.flat();
-      if (lines.length > 0) report(`SavedFilterSet (${Object.keys(filters).length} members):\n${lines.join("\n")}`);
+      if (lines.length > 0) report([`SavedFilterSet (${Object.keys(filters).length} members):`, ...lines]);
     }
     return { inputs: news, failures };
   },
@@ -332,7 +332,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
     const count = (sign: string) => changed.filter((lines) => lines[0]!.startsWith(`  ${sign}`)).length;
     if (changed.length + removed.length > 0) {
       const summary = `${count("+")} to add, ${count("~")} to change, ${removed.length} to remove`;
-      report(`SavedFilterSet (${Object.keys(filters).length} members): ${summary}\n${[...changed, ...removed].flat().join("\n")}`);
+      report([`SavedFilterSet (${Object.keys(filters).length} members): ${summary}`, ...[...changed, ...removed].flat()]);
     }
     return { changes: changed.length + removed.length > 0 || account.changed, replaces, deleteBeforeReplace: false };
   },
