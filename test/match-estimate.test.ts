@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InsightsClient } from "../provider/client";
-import { estimateFilterMatch } from "../provider/data";
+import { getFilterMatchEstimate } from "../provider/data";
 import {
   describeEstimate, estimateFromSample, estimateMatch, estimateWarning, takeSessionSample, wilsonInterval, type SessionSample,
 } from "../provider/match-estimate";
@@ -144,7 +144,7 @@ describe("match-rate estimate", () => {
     const end = Math.floor(TEST_NOW_MS / HOUR) * HOUR - 48 * HOUR;
     const windows = [{ start: new Date(end - 3 * HOUR).toISOString(), end: new Date(end).toISOString() }];
     const rules: RuleGroup = { op: "and", rules: [{ field: "Device Operating System Family", op: "contains", value: "i" }] };
-    const fromDataSource = await estimateFilterMatch({ rules, windows, connection: { baseUrl: emulator.url, ...DEV } });
+    const fromDataSource = await getFilterMatchEstimate({ rules, windows, connection: { baseUrl: emulator.url, ...DEV } });
     const fromClient = await estimateMatch(client.sessions, TEST_NOW_MS, { rules, windows });
     expect(fromDataSource).toEqual(fromClient);
     expect(fromDataSource.sampled).toBeGreaterThan(0);

@@ -119,7 +119,8 @@ describe("API reference (TypeDoc)", () => {
   it("titles modules by import path and documents every data source as a function with argument and result types", () => {
     const output = path.join(work, "api.json");
     execFileSync("npx", ["typedoc", "--json", output, "--out", path.join(work, "api")], { cwd: REPOSITORY_ROOT, stdio: ["ignore", "ignore", "pipe"] });
-    type Reflection = { name: string; kind: number; children?: Reflection[]; signatures?: { parameters?: { name: string; type: { name?: string } }[]; type: { name?: string } }[] };
+    type TypeReference = { name?: string; typeArguments?: TypeReference[] };
+    type Reflection = { name: string; kind: number; children?: Reflection[]; signatures?: { parameters?: { name: string; type: TypeReference }[]; type: TypeReference }[] };
     const project = JSON.parse(readFileSync(output, "utf8")) as Reflection;
     expect(project.children!.map((module) => module.name).sort()).toEqual(["pulumi-insights", "pulumi-insights/client", "pulumi-insights/emulator"]);
     const main = project.children!.find((module) => module.name === "pulumi-insights")!;
@@ -129,14 +130,17 @@ describe("API reference (TypeDoc)", () => {
     const FUNCTION = 64;
     for (const promiseForm of dataSources) {
       const outputForm = main.children!.find((child) => child.name === `${promiseForm.name}Output`)!;
+      // Pulumi's names: getX takes GetXArgs and answers GetXResult (the deprecated estimateFilterMatch those of getFilterMatchEstimate).
+      const stem = promiseForm.name === "estimateFilterMatch" ? "GetFilterMatchEstimate" : promiseForm.name.replace(/^get/, "Get");
       for (const [form, result, argsType, optsType] of [
-        [promiseForm, "Promise", "DataSourceArgs", "DataSourceOptions"],
-        [outputForm, "Output", "DataSourceOutputArgs", "DataSourceOutputOptions"],
+        [promiseForm, "Promise", `${stem}Args`, "DataSourceOptions"],
+        [outputForm, "Output", `${stem}OutputArgs`, "DataSourceOutputOptions"],
       ] as const) {
         expect(form.kind, form.name).toBe(FUNCTION);
         const [signature] = form.signatures!;
         expect(signature!.parameters!.map((parameter) => [parameter.name, parameter.type.name]), form.name).toEqual([["args", argsType], ["opts", optsType]]);
         expect(signature!.type.name, form.name).toBe(result);
+        expect(signature!.type.typeArguments?.[0]?.name, form.name).toBe(`${stem}Result`);
       }
     }
   }, 120_000);

@@ -2,6 +2,8 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import * as root from "../provider";
+import "../provider/data";
+import { dataSourceDefinitions } from "../provider/data/define";
 import * as schema from "../provider/schema/public";
 
 /**
@@ -21,26 +23,47 @@ const ROOT_VALUES = words(`
   getAdAlerts getAdAlertsOutput getAdSessions getAdSessionsOutput getContentAlert getContentAlertOutput
   getContentAlerts getContentAlertsOutput getContentSessions getContentSessionsOutput getDimensionTags
   getDimensionTagsOutput getFilterFieldValues getFilterFieldValuesOutput getFilterFields getFilterFieldsOutput
-  getGroupByDimensions getGroupByDimensionsOutput getKpis getKpisOutput getMetric getMetricDimensions
-  getMetricDimensionsOutput getMetricGroupBy getMetricGroupByOutput getMetricGroupByTag
-  getMetricGroupByTagOutput getMetricOutput getMetrics getMetricsGroupBy getMetricsGroupByOutput
-  getMetricsOutput getPiiOptOutReceipt getPiiOptOutReceiptOutput getPiiOptOutRequest getPiiOptOutRequestOutput
-  getPiiOptOutRequests getPiiOptOutRequestsOutput getSavedFilter getSavedFilterByName
-  getSavedFilterByNameOutput getSavedFilterOutput getSavedFilterReferences getSavedFilterReferencesOutput
-  getSavedFilters getSavedFiltersOutput getSessionDimensions getSessionDimensionsOutput getViewerSessions
-  getViewerSessionsOutput getViewerSummary getViewerSummaryOutput identifierSetDigest or rulesEqual tag
-  validateRuleValues validateRules withAccountReads
+  getFilterMatchEstimate getFilterMatchEstimateOutput getGroupByDimensions getGroupByDimensionsOutput getKpis
+  getKpisOutput getMetric getMetricDimensions getMetricDimensionsOutput getMetricGroupBy
+  getMetricGroupByOutput getMetricGroupByTag getMetricGroupByTagOutput getMetricOutput getMetrics
+  getMetricsGroupBy getMetricsGroupByOutput getMetricsOutput getPiiOptOutReceipt getPiiOptOutReceiptOutput
+  getPiiOptOutRequest getPiiOptOutRequestOutput getPiiOptOutRequests getPiiOptOutRequestsOutput getSavedFilter
+  getSavedFilterByName getSavedFilterByNameOutput getSavedFilterOutput getSavedFilterReferences
+  getSavedFilterReferencesOutput getSavedFilters getSavedFiltersOutput getSessionDimensions
+  getSessionDimensionsOutput getViewerSessions getViewerSessionsOutput getViewerSummary getViewerSummaryOutput
+  identifierSetDigest or rulesEqual tag validateRuleValues validateRules withAccountReads
 `);
 
 /** The root's names that are types only, sorted. */
 const ROOT_TYPES = words(`
-  DataSourceArgs DataSourceOptions DataSourceOutputArgs DataSourceOutputOptions DeletionVerification FieldsOf
-  FilterFieldValues GetFilterFieldValuesArgs GetMetricArgs GetMetricGroupByArgs GetMetricGroupByTagArgs
-  GetMetricListingArgs GetMetricsArgs GetMetricsGroupByArgs GetSavedFiltersArgs GroupByData GroupByEntity
-  InsightsConnection KeylessFilterField KnownFields LookupValueSets MatchEstimate MatchEstimateParams
-  MetricData MetricPoint NoArguments OverallStatus PerMetric PiiOptOutReceipt PiiOptOutReceiptParams
-  PiiOptOutRequestArgs ReceiptRequest RecordedAccount RuleFailure RuleGroup RuleLeaf RuleLeafBuilder RuleNode
-  SavedFilterArgs SavedFilterSetArgs SavedFilterSetMember SavedFilterSpec StillPresentIdentifier
+  DataSourceArgs DataSourceOptions DataSourceOutputArgs DataSourceOutputOptions DeletionVerification
+  FieldValuesQuery FieldsOf FilterFieldValues GetAdAlertArgs GetAdAlertOutputArgs GetAdAlertResult
+  GetAdAlertsArgs GetAdAlertsOutputArgs GetAdAlertsResult GetAdSessionsArgs GetAdSessionsOutputArgs
+  GetAdSessionsResult GetContentAlertArgs GetContentAlertOutputArgs GetContentAlertResult GetContentAlertsArgs
+  GetContentAlertsOutputArgs GetContentAlertsResult GetContentSessionsArgs GetContentSessionsOutputArgs
+  GetContentSessionsResult GetDimensionTagsArgs GetDimensionTagsOutputArgs GetDimensionTagsResult
+  GetFilterFieldValuesArgs GetFilterFieldValuesOutputArgs GetFilterFieldValuesResult GetFilterFieldsArgs
+  GetFilterFieldsOutputArgs GetFilterFieldsResult GetFilterMatchEstimateArgs GetFilterMatchEstimateOutputArgs
+  GetFilterMatchEstimateResult GetGroupByDimensionsArgs GetGroupByDimensionsOutputArgs
+  GetGroupByDimensionsResult GetKpisArgs GetKpisOutputArgs GetKpisResult GetMetricArgs GetMetricDimensionsArgs
+  GetMetricDimensionsOutputArgs GetMetricDimensionsResult GetMetricGroupByArgs GetMetricGroupByOutputArgs
+  GetMetricGroupByResult GetMetricGroupByTagArgs GetMetricGroupByTagOutputArgs GetMetricGroupByTagResult
+  GetMetricListingArgs GetMetricOutputArgs GetMetricResult GetMetricsArgs GetMetricsGroupByArgs
+  GetMetricsGroupByOutputArgs GetMetricsGroupByResult GetMetricsOutputArgs GetMetricsResult
+  GetPiiOptOutReceiptArgs GetPiiOptOutReceiptOutputArgs GetPiiOptOutReceiptResult GetPiiOptOutRequestArgs
+  GetPiiOptOutRequestOutputArgs GetPiiOptOutRequestResult GetPiiOptOutRequestsArgs
+  GetPiiOptOutRequestsOutputArgs GetPiiOptOutRequestsResult GetSavedFilterArgs GetSavedFilterByNameArgs
+  GetSavedFilterByNameOutputArgs GetSavedFilterByNameResult GetSavedFilterOutputArgs
+  GetSavedFilterReferencesArgs GetSavedFilterReferencesOutputArgs GetSavedFilterReferencesResult
+  GetSavedFilterResult GetSavedFiltersArgs GetSavedFiltersOutputArgs GetSavedFiltersResult
+  GetSessionDimensionsArgs GetSessionDimensionsOutputArgs GetSessionDimensionsResult GetViewerSessionsArgs
+  GetViewerSessionsOutputArgs GetViewerSessionsResult GetViewerSummaryArgs GetViewerSummaryOutputArgs
+  GetViewerSummaryResult GroupByData GroupByEntity InsightsConnection KeylessFilterField KnownFields
+  LookupValueSets MatchEstimate MatchEstimateParams MetricData MetricGroupByQuery MetricGroupByTagQuery
+  MetricListing MetricPoint MetricQuery MetricsGroupByQuery MetricsQuery NoArguments OverallStatus PerMetric
+  PiiOptOutReceipt PiiOptOutReceiptParams PiiOptOutReceiptQuery PiiOptOutRequestArgs ReceiptRequest
+  RecordedAccount RuleFailure RuleGroup RuleLeaf RuleLeafBuilder RuleNode SavedFilterArgs SavedFilterName
+  SavedFilterQuery SavedFilterSetArgs SavedFilterSetMember SavedFilterSpec StillPresentIdentifier
   TrackedRequest
 `);
 
@@ -74,6 +97,41 @@ describe("the package root (`pulumi-insights`)", () => {
 
   it("exports none of the package's internal helpers, nor the client", () => {
     expect(INTERNAL.filter((name) => exported.has(name) || name in root)).toEqual([]);
+  });
+
+  it("names every data source as Pulumi does: getX(args: GetXArgs, opts?): Promise<GetXResult>, getXOutput(args: GetXOutputArgs, opts?): Output<GetXResult>", () => {
+    const functions = [...dataSourceDefinitions().keys()].map((token) => token.replace(/^insights:index:/, ""));
+    expect(functions.length).toBeGreaterThan(25);
+    const wrong: string[] = [];
+    for (const name of functions) {
+      const declaration = exported.get(name);
+      if (declaration !== undefined && ts.getJSDocDeprecatedTag(declaration) !== undefined) continue;
+      const stem = name.replace(/^get/, "Get");
+      for (const [form, args, opts, result] of [
+        [name, `${stem}Args`, "DataSourceOptions", `Promise<${stem}Result>`],
+        [`${name}Output`, `${stem}OutputArgs`, "DataSourceOutputOptions", `pulumi.Output<${stem}Result>`],
+      ] as const) {
+        const node = exported.get(form);
+        if (node === undefined || !ts.isFunctionDeclaration(node)) {
+          wrong.push(`${form}: no function of that name at the root`);
+          continue;
+        }
+        const typeArguments = node.typeParameters === undefined ? "" : `<${node.typeParameters.map((parameter) => parameter.name.text).join(", ")}>`;
+        const signature = `${node.parameters.map((parameter) => `${parameter.name.getText()}: ${parameter.type?.getText()}`).join(", ")} => ${node.type?.getText()}`;
+        const expected = `args: ${args}${typeArguments}, opts: ${opts} => ${result.replace(/>$/, `${typeArguments}>`)}`;
+        if (signature !== expected) wrong.push(`${form}: ${signature}, not ${expected}`);
+      }
+      for (const type of [`${stem}Args`, `${stem}OutputArgs`, `${stem}Result`]) if (!exported.has(type)) wrong.push(`${type}: not exported`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("keeps each name of version 0.1.0 that was renamed, marked deprecated", () => {
+    const deprecated = ["estimateFilterMatch", "estimateFilterMatchOutput", "PiiOptOutReceiptParams", "GetMetricListingArgs", "FilterFieldValues", "MatchEstimate", "MatchEstimateParams"];
+    expect(deprecated.filter((name) => {
+      const declaration = exported.get(name);
+      return declaration === undefined || ts.getJSDocDeprecatedTag(declaration) === undefined;
+    })).toEqual([]);
   });
 });
 

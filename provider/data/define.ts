@@ -4,20 +4,32 @@ import { clientFor, type InsightsConnection } from "./connection";
 
 /**
  * The one way data sources are made. Each reads the account through the typed client from the
- * program's process and comes in the two forms of a Pulumi function: `getX(args?, opts?)` answers a
- * Promise, `getXOutput(args?, opts?)` takes `Input`s and answers an `Output`; `opts` are Pulumi's
- * invoke options with this package's per-call timeout. Under `pulumi.runtime.setMocks` both forms
- * are answered by the mocks' `call`, as every Pulumi function is. All argument checks, limits and
- * splitting are the client's; this layer only finds the settings and wraps the answer.
+ * program's process and comes in the two forms of a Pulumi function, named as Pulumi's own packages
+ * name them (pulumi-command, the generated SDKs):
+ *
+ *     getX(args: GetXArgs, opts?: DataSourceOptions): Promise<GetXResult>
+ *     getXOutput(args: GetXOutputArgs, opts?: DataSourceOutputOptions): pulumi.Output<GetXResult>
+ *
+ * `GetXArgs` is `DataSourceArgs<the client's parameters>` (`args` optional when nothing in it is
+ * required), `GetXOutputArgs` is `DataSourceOutputArgs<the same>` (each member an `Input`) and
+ * `GetXResult` the answer, free of the index signatures of the wire's loose records
+ * ({@link KnownFields}); `opts` are Pulumi's invoke options with this package's per-call timeout.
+ * Each module of this folder declares those three types and the two functions of each of its data
+ * sources, over the two forms {@link dataSource} or {@link personalDataSource} makes; the test of the
+ * package's surface (test/public-surface.test.ts) holds every data source to the names.
+ *
+ * Under `pulumi.runtime.setMocks` both forms are answered by the mocks' `call` with the token
+ * {@link dataSourceToken}, as every Pulumi function is. All argument checks, limits and splitting are
+ * the client's; this layer only finds the settings and wraps the answer.
  */
 
 /** Each property may be an `Input` (a plain value, a Promise or an Output). */
 export type Inputs<Args> = Args extends unknown ? { [Key in keyof Args]: pulumi.Input<Args[Key]> } : never;
 
-/** The parameters of a data source that takes none (besides `connection`). */
+/** The parameters of a data source that takes none (besides `account` and `connection`). */
 export type NoArguments = Record<never, never>;
 
-/** The arguments of a Promise form: the method's parameters, and optionally the account or connection settings. */
+/** The arguments of a Promise form (`GetXArgs`): the client's parameters, and optionally the account or connection settings. */
 export type DataSourceArgs<Params> = Params & {
   /**
    * The account to read: a name of the stack config `insights:accounts` (README "Accounts"); left
@@ -31,7 +43,7 @@ export type DataSourceArgs<Params> = Params & {
   connection?: InsightsConnection;
 };
 
-/** The arguments of an Output form: each may be an `Input`. */
+/** The arguments of an Output form (`GetXOutputArgs`): those of the Promise form, each an `Input`. */
 export type DataSourceOutputArgs<Params> = Inputs<Params> & {
   /**
    * The account to read: a name of the stack config `insights:accounts` (README "Accounts"); left
@@ -47,15 +59,19 @@ export type DataSourceOutputArgs<Params> = Inputs<Params> & {
 };
 
 /**
- * An answer as the Output forms type it: without the index signatures of the schemas' loose objects
- * (kept for fields a newer service may add). Pulumi lifts the properties of an Output's value
- * (`getSavedFilterByNameOutput(args).id`), and an index signature would hide every named property.
+ * An answer as the data sources type it (`GetXResult`): without the `unknown` index signatures of the
+ * schemas' loose objects (kept for fields a newer service may add); a real map (`Record<string, X>`)
+ * stays. Pulumi lifts the properties of an Output's value (`getSavedFilterByNameOutput(args).id`),
+ * and an index signature would hide every named property.
  */
 export type KnownFields<Value> = Value extends readonly (infer Item)[]
-  ? KnownFields<Item>[]
+  ? Value extends unknown[] ? KnownFields<Item>[] : readonly KnownFields<Item>[]
   : Value extends object
-    ? { [Key in keyof Value as string extends Key ? never : number extends Key ? never : Key]: KnownFields<Value[Key]> }
+    ? { [Key in keyof Value as string extends Key ? LooseKey<Value, Key> : number extends Key ? LooseKey<Value, Key> : Key]: KnownFields<Value[Key]> }
     : Value;
+
+/** An index signature's key, or none when it holds `unknown` (a loose object's room for more fields). */
+type LooseKey<Value, Key extends keyof Value> = unknown extends Value[Key] ? never : Key;
 
 /**
  * Options of a Promise form: Pulumi's invoke options (`parent`, `provider`, ...: accepted as every
@@ -79,32 +95,16 @@ export interface DataSourceOutputOptions extends pulumi.InvokeOutputOptions {
   timeoutMs?: number;
 }
 
-/**
- * The Promise form of a data source (`getX`), as Pulumi's own functions are shaped: the arguments
- * (optional when none is required) and the invoke options.
- */
-export type DataSourceFunction<Params, Result> = {} extends Params
-  ? (args?: DataSourceArgs<Params>, opts?: DataSourceOptions) => Promise<Result>
-  : (args: DataSourceArgs<Params>, opts?: DataSourceOptions) => Promise<Result>;
-
-/** The Output form of a data source (`getXOutput`): `Input`s in, an `Output` out. */
-export type DataSourceOutputFunction<Params, Result> = {} extends Params
-  ? (args?: DataSourceOutputArgs<Params>, opts?: DataSourceOutputOptions) => pulumi.Output<KnownFields<Result>>
-  : (args: DataSourceOutputArgs<Params>, opts?: DataSourceOutputOptions) => pulumi.Output<KnownFields<Result>>;
-
-/** The two forms of one data source. */
+/** The two forms of one data source, which its exported `getX` and `getXOutput` call. */
 export interface DataSourceForms<Params, Result> {
   /** The Promise form (`getX`). */
-  invoke: DataSourceFunction<Params, Result>;
+  invoke(args: DataSourceArgs<Params> | undefined, opts: DataSourceOptions | undefined): Promise<Result>;
   /** The Output form (`getXOutput`). */
-  output: DataSourceOutputFunction<Params, Result>;
+  output(args: DataSourceOutputArgs<Params> | undefined, opts: DataSourceOutputOptions | undefined): pulumi.Output<KnownFields<Result>>;
 }
 
 /** How a data source reads its answer; `params` are the caller's arguments without `connection` and `account`. */
 export type Read<Params, Result> = (client: InsightsClient, params: Params, options: CallOptions) => Promise<Result>;
-
-/** The exports of one data source, named by the Pulumi convention: `get<Name>` and `get<Name>Output`. */
-export type DataSourcePair<Name extends string, Invoke, Output> = { [Key in `get${Name}`]: Invoke } & { [Key in `get${Name}Output`]: Output };
 
 /**
  * The token of a data source, as a mock engine's `call` sees it (`pulumi.runtime.setMocks`): the
@@ -115,32 +115,26 @@ export function dataSourceToken(functionName: string): string {
 }
 
 /**
- * A data source whose answer holds no personal data.
+ * The two forms of a data source whose answer holds no personal data; `functionName` is the
+ * Promise form's name (`getKpis`), which makes the token.
  *
  * @example
- * export const { getKpis, getKpisOutput } = dataSource("Kpis", (client, params: NoArguments, options) => client.metrics.kpis(params, options));
+ * const kpis = dataSource("getKpis", (client, params: NoArguments, options) => client.metrics.kpis(params, options));
+ * export function getKpis(args?: GetKpisArgs, opts?: DataSourceOptions): Promise<GetKpisResult> {
+ *   return kpis.invoke(args, opts);
+ * }
  */
-export function dataSource<Name extends string, Params extends object, Result>(
-  name: Name,
-  read: Read<Params, Result>,
-): DataSourcePair<Name, DataSourceFunction<Params, Result>, DataSourceOutputFunction<Params, Result>> {
-  return namedPair(name, dataSourceForms(`get${name}`, read, { personalData: false }));
+export function dataSource<Params extends object, Result>(functionName: string, read: Read<Params, Result>): DataSourceForms<Params, Result> {
+  return dataSourceForms(functionName, read, { personalData: false });
 }
 
 /**
- * A data source whose answer holds personal data (viewer ids, IP addresses, viewer sessions, e-mail
- * addresses): the Output form answers a secret, so Pulumi hides it and encrypts it in the state.
+ * The two forms of a data source whose answer holds personal data (viewer ids, IP addresses, viewer
+ * sessions, e-mail addresses): the Output form answers a secret, so Pulumi hides it and encrypts it
+ * in the state.
  */
-export function personalDataSource<Name extends string, Params extends object, Result>(
-  name: Name,
-  read: Read<Params, Result>,
-): DataSourcePair<Name, DataSourceFunction<Params, Result>, DataSourceOutputFunction<Params, Result>> {
-  return namedPair(name, dataSourceForms(`get${name}`, read, { personalData: true }));
-}
-
-/** The two forms under their exported names. */
-export function namedPair<Name extends string, Invoke, Output>(name: Name, forms: { invoke: Invoke; output: Output }): DataSourcePair<Name, Invoke, Output> {
-  return { [`get${name}`]: forms.invoke, [`get${name}Output`]: forms.output } as DataSourcePair<Name, Invoke, Output>;
+export function personalDataSource<Params extends object, Result>(functionName: string, read: Read<Params, Result>): DataSourceForms<Params, Result> {
+  return dataSourceForms(functionName, read, { personalData: true });
 }
 
 /**
@@ -193,7 +187,10 @@ export interface DataSourceDefinition {
   readonly personalData: boolean;
 }
 
-/** Every data source made so far, by token: each module of this folder adds its own when loaded. */
+/**
+ * Every data source made so far, by token: each module of this folder adds its own when loaded; a
+ * name kept only for programs written against an older release is not among them.
+ */
 const definitions = new Map<string, DataSourceDefinition>();
 
 /** The data sources made so far (load `data/index.ts` for all of them), by token. */
@@ -205,20 +202,22 @@ export function dataSourceDefinitions(): ReadonlyMap<string, DataSourceDefinitio
  * Makes the two forms of a data source from the way it reads its answer. In a program, each form
  * reads the account through the client; under mocks, each asks the engine through
  * `pulumi.runtime.invoke` with the token {@link dataSourceToken} and the arguments without
- * `connection` (its secret is for the client only); the `account` name is passed on.
+ * `connection` (its secret is for the client only); the `account` name is passed on. `deprecated`
+ * forms (an old name kept for one release) answer as the others but are left out of
+ * {@link dataSourceDefinitions}, so a host that serves the functions anew serves only current names.
  */
 export function dataSourceForms<Params extends object, Result>(
   functionName: string,
   read: Read<Params, Result>,
-  { personalData }: { personalData: boolean },
+  { personalData, deprecated = false }: { personalData: boolean; deprecated?: boolean },
 ): DataSourceForms<Params, Result> {
   const token = dataSourceToken(functionName);
-  definitions.set(token, { token, read: read as Read<never, unknown>, personalData });
+  if (!deprecated) definitions.set(token, { token, read: read as Read<never, unknown>, personalData });
   const readTheAccount = async (args: DataSourceArgs<Params> | undefined, options: CallOptions): Promise<Result> => {
     const { connection, account, ...params } = args ?? ({} as DataSourceArgs<Params>);
     return read(clientFor(connection, account), params as unknown as Params, options);
   };
-  const invoke = async (args?: DataSourceArgs<Params>, opts: DataSourceOptions = {}): Promise<Result> => {
+  const invoke = async (args: DataSourceArgs<Params> | undefined, opts: DataSourceOptions = {}): Promise<Result> => {
     if (answeredByMocks()) {
       const { connection: _connection, ...params } = args ?? ({} as DataSourceArgs<Params>);
       return (await pulumi.runtime.invoke(token, withEpochTimes(params) as pulumi.Inputs, pulumiOptions(opts))) as Result;
@@ -226,7 +225,7 @@ export function dataSourceForms<Params extends object, Result>(
     const { timeoutMs, signal } = opts;
     return readTheAccount(args, { timeoutMs, signal });
   };
-  const output = (args?: DataSourceOutputArgs<Params>, opts: DataSourceOutputOptions = {}): pulumi.Output<KnownFields<Result>> => {
+  const output = (args: DataSourceOutputArgs<Params> | undefined, opts: DataSourceOutputOptions = {}): pulumi.Output<KnownFields<Result>> => {
     const { connection, ...params } = args ?? ({} as DataSourceOutputArgs<Params>);
     const { dependsOn, timeoutMs } = opts;
     let answer: pulumi.Output<unknown>;
@@ -242,7 +241,7 @@ export function dataSourceForms<Params extends object, Result>(
     }
     return (personalData ? pulumi.secret(answer) : answer) as pulumi.Output<KnownFields<Result>>;
   };
-  return { invoke: invoke as DataSourceFunction<Params, Result>, output: output as DataSourceOutputFunction<Params, Result> };
+  return { invoke, output };
 }
 
 /**

@@ -320,7 +320,7 @@ export const FUNCTIONS: Record<string, FunctionDeclaration> = {
  */
 export const PENDING_FUNCTIONS: Record<string, string> = Object.fromEntries([
   ...["getContentAlerts", "getAdAlerts", "getContentAlert", "getAdAlert"].map((name) => [name, "the alert parameters are checked by hand (client/alerts.ts)"]),
-  ...["getContentSessions", "getAdSessions", "getViewerSessions", "getViewerSummary", "getSessionDimensions", "estimateFilterMatch"].map((name) => [
+  ...["getContentSessions", "getAdSessions", "getViewerSessions", "getViewerSummary", "getSessionDimensions", "getFilterMatchEstimate"].map((name) => [
     name,
     "the session parameters are checked by hand (client/sessions.ts)",
   ]),
