@@ -8,10 +8,13 @@ import { defineConfig } from "vitest/config";
 export const BOTH_DIALECTS = [
   "test/client-*.test.ts",
   "test/data-sources.test.ts",
+  "test/filter-gateway.test.ts",
   "test/provider/saved-filter.test.ts",
   "test/provider/saved-filter-set.test.ts",
   "test/provider/batching.test.ts",
   "test/provider/pii-opt-out-request.test.ts",
+  "test/provider/lookup-cap.test.ts",
+  "test/provider/import-command.test.ts",
 ];
 
 // Tests talk HTTP over loopback to in-process emulators; the 2-core machines run two files at a time.

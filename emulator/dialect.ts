@@ -84,3 +84,31 @@ export function identifierStyle(dialect: Dialect, standard: "number" | "string")
 export function truncationMarker(dialect: Dialect, listed: number, matched: number): { truncated?: true } {
   return dialect === "standard" && matched > listed ? { truncated: true } : {};
 }
+
+/**
+ * How a text search of the saved-filter API matches: `name` of `GET /bulk_filters/` (docs/api.md 4.8:
+ * a substring; whether case counts is not shown) and `pattern` of the lookups (docs/api.md 4.8: how it
+ * matches is not shown). The standard dialect matches a substring ignoring case, our choice; the
+ * alternate one matches the case as given, and `pattern` only at the beginning of a value: the
+ * narrowest reading the contract leaves open at each place (it names `name` a substring), so its
+ * answers are a subset of what any other plausible reading finds.
+ */
+export function textMatch(dialect: Dialect, parameter: "name" | "pattern"): (value: string, searched: string) => boolean {
+  if (dialect === "standard") return (value, searched) => value.toLowerCase().includes(searched.toLowerCase());
+  return parameter === "name" ? (value, searched) => value.includes(searched) : (value, searched) => value.startsWith(searched);
+}
+
+/** The offset of the local zone the alternate dialect writes times in (docs/api.md 2.9: "UTC or a local zone"). */
+const ALTERNATE_OFFSET_MINUTES = -5 * 60;
+
+/**
+ * An instant as the alternate dialect writes the times of PII requests and saved filters: ISO 8601
+ * with milliseconds in a local zone at a fixed offset of -05:00 (`2026-11-20T07:30:00.000-05:00`
+ * for 12:30Z), the same instant as the standard dialect's UTC form.
+ */
+export function alternateLocalTime(epochMs: number): string {
+  const local = new Date(epochMs + ALTERNATE_OFFSET_MINUTES * 60_000).toISOString().slice(0, -1);
+  const sign = ALTERNATE_OFFSET_MINUTES < 0 ? "-" : "+";
+  const minutes = Math.abs(ALTERNATE_OFFSET_MINUTES);
+  return `${local}${sign}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+}

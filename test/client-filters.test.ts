@@ -9,7 +9,7 @@ import {
 } from "../provider/client";
 import type { SavedFilter, SavedFilterInput } from "../provider/schema";
 import { expectRefusedBeforeSending, journalMark, requestsSince, useQueryFamilies, withClient } from "./support/query-families";
-import { BASIC, DIALECT_ANSWERS } from "./support/emulator";
+import { BASIC, DIALECT_ANSWERS, TEST_NOW_MS } from "./support/emulator";
 import { failure } from "./support/failure";
 
 // The saved-filter family of the typed client (spec 4.8) against the emulator over loopback.
@@ -46,6 +46,18 @@ describe("create, read, update and delete", () => {
     expect(created.map((filter) => filter.name)).toEqual(["h5 sports live", "h5 sports", "h5 news"]);
     for (const filter of created) expect(filter.id).toMatch(/^\d+$/);
     expect(created[0]).toMatchObject({ category: "CONTENT", subcategory: "Asset", advanced: true, enabled: true, creator: "dev@example.com" });
+  });
+
+  it("reads an unset category as none whether the wire leaves it out or holds null, and keeps created as written", async () => {
+    const [wire] = (await context.emulator.get("/bulk_filters/", { id: created[2]!.id })).body.filters;
+    expect(wire.category).toBe(DIALECT_ANSWERS.unsetCategory);
+    expect(wire.created).toBe(DIALECT_ANSWERS.filterCreatedAtTestNow);
+    const read = await context.client.filters.get({ id: created[2]!.id });
+    expect(read.category).toBeUndefined();
+    expect(read.subcategory).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(read))).not.toHaveProperty("category");
+    expect(read.created).toBe(DIALECT_ANSWERS.filterCreatedAtTestNow);
+    expect(Date.parse(read.created!)).toBe(TEST_NOW_MS);
   });
 
   it("gets one filter by id (string or number), and NotFoundError for an unknown id", async () => {

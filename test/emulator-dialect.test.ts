@@ -107,6 +107,52 @@ describe("emulator dialects", () => {
       expect(ids(cut.standard.body.filters)).toEqual(standardIds.slice(0, 2));
       expect(ids(cut.alternate.body.filters)).toEqual(alternateIds.slice(0, 2));
     });
+
+    it("writes an unset category and subcategory as null (standard: left out), in whole filters and with fields=", async () => {
+      const created = await both("POST", "/bulk_filters/", { body: [{ name: "Uncategorised", rules: RULES }] });
+      expect(Object.keys(created.standard.body[0])).not.toContain("category");
+      expect(created.alternate.body[0]).toMatchObject({ category: null, subcategory: null });
+      expect(Object.keys(created.alternate.body[0]).slice(0, 4)).toEqual(["id", "name", "category", "subcategory"]);
+      const listed = await both("GET", "/bulk_filters/", { query: { name: "Uncategorised" } });
+      expect(listed.standard.body.filters[0]).not.toHaveProperty("subcategory");
+      expect(listed.alternate.body.filters[0]).toMatchObject({ category: null, subcategory: null });
+      const projected = await both("GET", "/bulk_filters/", { query: { name: "Uncategorised", fields: "name,category" } });
+      expect(projected.standard.body).toEqual([{ name: "Uncategorised" }]);
+      expect(projected.alternate.body).toEqual([{ name: "Uncategorised", category: null }]);
+      const categorised = await both("POST", "/bulk_filters/", { body: [{ name: "Categorised", category: "GEO", rules: RULES }] });
+      expect(categorised.alternate.body[0]).toMatchObject({ category: "GEO", subcategory: null });
+    });
+
+    it("writes created and edited in a local zone, -05:00 (standard: UTC with +00:00), the same instant", async () => {
+      const { standard, alternate } = await both("POST", "/bulk_filters/", { body: [{ name: "Stamped", rules: RULES }] });
+      expect(standard.body[0].created).toBe("2026-11-20T12:30:00.000+00:00");
+      expect(alternate.body[0].created).toBe("2026-11-20T07:30:00.000-05:00");
+      expect(alternate.body[0].edited).toBe(alternate.body[0].created);
+      expect(Date.parse(alternate.body[0].created)).toBe(Date.parse(TEST_NOW));
+      const listed = await emulator.get("/bulk_filters/", { name: "Stamped", fields: "created,edited" }, ALT);
+      expect(listed.body).toEqual([{ created: "2026-11-20T07:30:00.000-05:00", edited: "2026-11-20T07:30:00.000-05:00" }]);
+    });
+
+    it("matches name in the case given and pattern at the beginning of a value in the case given (standard: substrings ignoring case)", async () => {
+      await both("POST", "/bulk_filters/", { body: [{ name: "Edge Zeta", rules: RULES }, { name: "edge zeta backup", rules: RULES }] });
+      const names = (body: { filters: Array<{ name: string }> }) => body.filters.map((filter) => filter.name).sort();
+      const upper = await both("GET", "/bulk_filters/", { query: { name: "Edge Zeta" } });
+      expect(names(upper.standard.body)).toEqual(["Edge Zeta", "edge zeta backup"]);
+      expect(names(upper.alternate.body)).toEqual(["Edge Zeta"]);
+      const middle = await both("GET", "/bulk_filters/", { query: { name: "zeta" } });
+      expect(names(middle.standard.body)).toEqual(["Edge Zeta", "edge zeta backup"]);
+      expect(names(middle.alternate.body)).toEqual(["edge zeta backup"]);
+      const countries = await both("GET", "/bulk_filters/countries/", { query: { pattern: "united" } });
+      expect(countries.standard.body.values).toEqual(expect.arrayContaining(["United States", "United Kingdom"]));
+      expect(countries.alternate.body.values).toEqual([]);
+      const prefix = await both("GET", "/bulk_filters/countries/", { query: { pattern: "United" } });
+      expect(prefix.alternate.body.values).toEqual(prefix.standard.body.values);
+      const inside = await both("GET", "/bulk_filters/countries/", { query: { pattern: "Kingdom" } });
+      expect(inside.standard.body.values).toEqual(["United Kingdom"]);
+      expect(inside.alternate.body.values).toEqual([]);
+      const subcategories = await both("GET", "/bulk_filters/subcategories/", { query: { category: "CONTENT", pattern: "ass" } });
+      expect([subcategories.standard.body.values, subcategories.alternate.body.values]).toEqual([["Asset"], []]);
+    });
   });
 
   describe("PII opt-out", () => {

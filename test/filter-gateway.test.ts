@@ -156,6 +156,24 @@ describe("FilterGateway looking for filters an earlier attempt made", () => {
     expect((await context.client.filters.list({})).length).toBe(150);
   });
 
+  it("finds the filter of the exact name beside names that differ only in case, whether the name search ignores case or not", async () => {
+    // The alternate dialect's name search keeps case (emulator/README.md "Dialects"): the common
+    // beginning of the names, asked in their own case, still finds each of them.
+    const [made, lowerCase] = await context.client.filters.create({ filters: [
+      { name: "CDN Akamai", rules: rules(1) },
+      { name: "cdn akamai", rules: rules(1) },
+    ] });
+    const mark = await journalMark(context.emulator);
+    const found = await Promise.all(gateway().createAll([
+      { input: { name: "CDN Akamai", rules: rules(1) }, findEarlier: true },
+      { input: { name: "CDN Akamai live", rules: rules(1) }, findEarlier: true },
+    ]));
+    expect(found[0]!.id).toBe(made!.id);
+    expect(found[1]!.id).not.toBe(lowerCase!.id);
+    expect(await listings(mark)).toEqual(["CDN Akamai"]);
+    expect((await context.client.filters.list({})).map((filter) => filter.name).sort()).toEqual(["CDN Akamai", "CDN Akamai live", "cdn akamai"]);
+  });
+
   it("lists the whole account once for names that share no beginning", async () => {
     const mark = await journalMark(context.emulator);
     const made = await Promise.all(gateway().createAll([

@@ -6,6 +6,7 @@ import { epochOfDay } from "../time-range";
 import { QueryReader } from "../query";
 import { readFilterIds } from "./ids";
 import { wireFilter, type StoredFilter, type WireFilter } from "./store";
+import { textMatch, type Dialect } from "../dialect";
 
 /** The query parameters of `GET /bulk_filters/` (spec 4.8). */
 const LIST_PARAMETERS = ["creator", "id", "advanced", "name", "category", "subcategory", "enabled", "created", "fields", "limit"];
@@ -34,18 +35,20 @@ export interface ListQuery {
 
 /**
  * Reads the list query (spec 4.8). Every condition given must hold (AND). Emulator's choices
- * where the spec is silent: `name` is a case-insensitive substring match; `creator`, `category`
+ * where the spec is silent: `name` is a case-insensitive substring match (case-sensitive in the
+ * alternate dialect, emulator/dialect.ts `textMatch`); `creator`, `category`
  * and `subcategory` match exactly (category and subcategory must be values of their lookups);
  * `created` is the UTC date of `created`; `id` lists at most 100 ids; `limit` is 1 to 500,
  * default 500.
  */
-export function parseListQuery(query: URLSearchParams): ListQuery {
+export function parseListQuery(query: URLSearchParams, dialect: Dialect = "standard"): ListQuery {
   const reader = new QueryReader(query, LIST_PARAMETERS, "GET /bulk_filters/");
   const creator = reader.string("creator");
   const ids = readFilterIds(reader, "id", false);
   const advanced = reader.boolean("advanced");
   const enabled = reader.boolean("enabled");
-  const name = reader.string("name")?.toLowerCase();
+  const name = reader.string("name");
+  const nameMatches = textMatch(dialect, "name");
   const category = optional(reader.string("category"), (value) => requireCategory(value, "category"));
   const subcategory = optional(reader.string("subcategory"), requireSubcategory);
   const created = optional(reader.string("created"), requireDate);
@@ -56,7 +59,7 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
     (ids === undefined || ids.includes(filter.id)) &&
     (advanced === undefined || filter.advanced === advanced) &&
     (enabled === undefined || filter.enabled === enabled) &&
-    (name === undefined || filter.name.toLowerCase().includes(name)) &&
+    (name === undefined || nameMatches(filter.name, name)) &&
     (category === undefined || filter.category === category) &&
     (subcategory === undefined || filter.subcategory === subcategory) &&
     (created === undefined || filter.created.slice(0, 10) === created);
@@ -69,10 +72,11 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
 
 /**
  * The `fields=` form of a filter (spec 4.8: "the body is a bare array of the selected fields"):
- * only the selected fields, in the order asked; a field the filter does not have is left out.
+ * only the selected fields, in the order asked; a field the filter does not have is left out (the
+ * alternate dialect writes an unset category or subcategory as `null`, as in its whole filters).
  */
-export function projectFilter(filter: StoredFilter, fields: readonly string[], idStyle: "number" | "string"): Partial<WireFilter> {
-  const wire: Record<string, unknown> = wireFilter(filter, idStyle);
+export function projectFilter(filter: StoredFilter, fields: readonly string[], idStyle: "number" | "string", dialect: Dialect = "standard"): Partial<WireFilter> {
+  const wire: Record<string, unknown> = wireFilter(filter, idStyle, dialect);
   return Object.fromEntries(fields.filter((field) => wire[field] !== undefined).map((field) => [field, wire[field]]));
 }
 

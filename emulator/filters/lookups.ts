@@ -2,6 +2,7 @@ import { FILTER_CATEGORIES, FILTER_FIELDS, FILTER_LOOKUPS, FILTER_SUBCATEGORIES 
 import { describeChoices } from "../text/suggest";
 import { badRequest, notFound } from "../http";
 import type { World, WorldLookup } from "../world";
+import { textMatch, type Dialect } from "../dialect";
 
 /** A lookup whose values come from the account's data world (spec 4.8). */
 function isWorldLookup(lookup: string): lookup is WorldLookup {
@@ -46,11 +47,13 @@ export function requireCategory(category: string, parameter: string): (typeof FI
 }
 
 /**
- * The values that contain `pattern` (spec 4.8: substring search). Case-insensitive, the
- * emulator's choice: `pattern=comcast` finds "Comcast Cable". No pattern, or an empty one, keeps all.
+ * The values that `pattern` finds (spec 4.8 shows `pattern`, not how it matches): a substring
+ * ignoring case, the emulator's choice (`pattern=comcast` finds "Comcast Cable"), or in the
+ * alternate dialect the beginning of a value in the case given (emulator/dialect.ts `textMatch`).
+ * No pattern, or an empty one, keeps all.
  */
-export function matchPattern(values: readonly string[], pattern: string | undefined): string[] {
+export function matchPattern(values: readonly string[], pattern: string | undefined, dialect: Dialect = "standard"): string[] {
   if (pattern === undefined || pattern.length === 0) return [...values];
-  const needle = pattern.toLowerCase();
-  return values.filter((value) => value.toLowerCase().includes(needle));
+  const matches = textMatch(dialect, "pattern");
+  return values.filter((value) => matches(value, pattern));
 }

@@ -3,6 +3,7 @@ import { CreateItem, type FilterInput } from "./schema";
 import type { RuleGroup } from "../contract/filters";
 import { badRequest } from "../http";
 import { parseFilterId } from "./ids";
+import { alternateLocalTime, type Dialect } from "../dialect";
 
 /** The first id of every account (ids are sequential per account, never reused: emulator's choice). */
 export const FIRST_FILTER_ID = 1001;
@@ -70,8 +71,15 @@ export interface Author {
  */
 export type IdStyle = "number" | "string";
 
-/** A saved filter on the wire: a {@link StoredFilter} with its id as a number or a string. */
-export type WireFilter = Omit<StoredFilter, "id"> & { id: number | string };
+/**
+ * A saved filter on the wire: a {@link StoredFilter} with its id as a number or a string, and in
+ * the alternate dialect `null` for an unset category or subcategory.
+ */
+export type WireFilter = Omit<StoredFilter, "id" | "category" | "subcategory"> & {
+  id: number | string;
+  category?: string | null;
+  subcategory?: string | null;
+};
 
 /** The fields of a saved filter in the order the emulator writes them (spec 2.7's table). */
 const FIELD_ORDER = [
@@ -201,10 +209,20 @@ export class FilterStore {
 
 /**
  * A filter in wire form: fields in {@link FIELD_ORDER}, the id as `idStyle` says. It shares the
- * nested rules of `filter`, which is already a copy (the store hands out copies only).
+ * nested rules of `filter`, which is already a copy (the store hands out copies only). The alternate
+ * dialect (emulator/README.md "Dialects") writes an unset category or subcategory as `null` instead
+ * of leaving it out, and `created`/`edited` in a local zone instead of UTC.
  */
-export function wireFilter(filter: StoredFilter, idStyle: IdStyle): WireFilter {
-  return { ...filter, id: idStyle === "number" ? filter.id : String(filter.id) };
+export function wireFilter(filter: StoredFilter, idStyle: IdStyle, dialect: Dialect = "standard"): WireFilter {
+  const id = idStyle === "number" ? filter.id : String(filter.id);
+  if (dialect === "standard") return { ...filter, id };
+  const alternate: Record<string, unknown> = {};
+  for (const key of FIELD_ORDER) {
+    if (key === "id") alternate[key] = id;
+    else if (key === "created" || key === "edited") alternate[key] = alternateLocalTime(Date.parse(filter[key]));
+    else alternate[key] = filter[key] ?? (key === "category" || key === "subcategory" ? null : undefined);
+  }
+  return alternate as WireFilter;
 }
 
 /**

@@ -50,14 +50,14 @@ function requireFeature(handler: RouteHandler): RouteHandler {
  * (emulator/README.md "Dialects").
  */
 function listFilters({ query, account }: RequestContext): RouteResult {
-  const list = parseListQuery(query);
+  const list = parseListQuery(query, account.dialect);
   const found = account.filters.select((filters) => list.select(account.dialect === "standard" ? filters : [...filters].reverse()));
   const filters = found.slice(0, list.limit);
   const idStyle = identifierStyle(account.dialect, "string");
   const fields = list.fields;
-  if (fields) return { body: filters.map((filter) => projectFilter(filter, fields, idStyle)) };
+  if (fields) return { body: filters.map((filter) => projectFilter(filter, fields, idStyle, account.dialect)) };
   const marker = truncationMarker(account.dialect, filters.length, found.length);
-  return { body: { status: 200, filters: filters.map((filter) => wireFilter(filter, idStyle)), ...marker } };
+  return { body: { status: 200, filters: filters.map((filter) => wireFilter(filter, idStyle, account.dialect)), ...marker } };
 }
 
 /** `POST /bulk_filters/`: creates 1 to 100 filters, all or none; 201 with the created filters, ids as numbers (strings in the alternate dialect). */
@@ -65,7 +65,7 @@ function createFilters({ query, body, account, nowMs }: RequestContext): RouteRe
   new QueryReader(query, [], "POST /bulk_filters/");
   const inputs = parseCreateBody(body, account.world);
   const created = account.filters.create(inputs, { userName: account.config.userName, nowMs });
-  return { status: 201, body: created.map((filter) => wireFilter(filter, identifierStyle(account.dialect, "number"))) };
+  return { status: 201, body: created.map((filter) => wireFilter(filter, identifierStyle(account.dialect, "number"), account.dialect)) };
 }
 
 /** `PUT /bulk_filters/`: merges 1 to 100 changes, all or none; `{location, status}`. */
@@ -91,17 +91,17 @@ function deleteFilters({ query, account }: RequestContext): RouteResult {
 }
 
 /**
- * `GET /bulk_filters/{lookup}/?pattern=`: the lookup's values that contain `pattern`, the first 500
+ * `GET /bulk_filters/{lookup}/?pattern=`: the lookup's values that `pattern` finds, the first 500
  * of them (docs/api.md 10.1: result sets are capped at 500, with no pagination; `pattern` narrows).
  */
 function listLookup({ query, params, account }: RequestContext): RouteResult {
   const values = lookupValues(params.lookup ?? "", account.world);
   const pattern = new QueryReader(query, ["pattern"], `GET /bulk_filters/${params.lookup}/`).string("pattern");
-  return { body: { status: 200, values: matchPattern(values, pattern).slice(0, MAX_LIST_LIMIT) } };
+  return { body: { status: 200, values: matchPattern(values, pattern, account.dialect).slice(0, MAX_LIST_LIMIT) } };
 }
 
 /** `GET /bulk_filters/subcategories/?category=&pattern=`. */
-function listSubcategories({ query }: RequestContext): RouteResult {
+function listSubcategories({ query, account }: RequestContext): RouteResult {
   const reader = new QueryReader(query, ["category", "pattern"], "GET /bulk_filters/subcategories/");
-  return { body: { status: 200, values: matchPattern(subcategoryValues(reader.string("category")), reader.string("pattern")) } };
+  return { body: { status: 200, values: matchPattern(subcategoryValues(reader.string("category")), reader.string("pattern"), account.dialect) } };
 }

@@ -1,4 +1,4 @@
-import { listing, truncationMarker, type Dialect } from "../dialect";
+import { alternateLocalTime, listing, truncationMarker, type Dialect } from "../dialect";
 import { valueAt } from "../filters/body-errors";
 import { QueryReader } from "../query";
 import { badRequest, isJsonObject, notFound } from "../http";
@@ -140,19 +140,12 @@ function readStatus(dialect: Dialect): number {
   return dialect === "standard" ? 200 : 201;
 }
 
-/** The offset of the local zone the alternate dialect writes PII times in (spec 2.9: "UTC or a local zone"). */
-const ALTERNATE_OFFSET_MINUTES = -5 * 60;
-
 /**
  * `created_at` and `updated_at` (spec 2.9: "for example in UTC or a local zone"): ISO 8601 in UTC
  * with milliseconds, or in the alternate dialect the same instant at a fixed offset of -05:00.
  */
 function piiTime(epochMs: number, dialect: Dialect): string {
-  if (dialect === "standard") return new Date(epochMs).toISOString();
-  const local = new Date(epochMs + ALTERNATE_OFFSET_MINUTES * 60_000).toISOString().slice(0, -1);
-  const sign = ALTERNATE_OFFSET_MINUTES < 0 ? "-" : "+";
-  const minutes = Math.abs(ALTERNATE_OFFSET_MINUTES);
-  return `${local}${sign}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+  return dialect === "standard" ? new Date(epochMs).toISOString() : alternateLocalTime(epochMs);
 }
 
 function emailsOf(request: StoredPiiRequest): { "@notification_email"?: string[] } {

@@ -202,11 +202,28 @@ export const UNKNOWN_FILTER_ID_RULE = "a refused PUT or DELETE whose ids a listi
 export const CLEARED_FIELD = null;
 
 /**
- * How `name` of `GET /bulk_filters/` matches: a substring (docs/api.md 4.8); whether the match
- * ignores case is not shown, so the client asks with the exact name and compares names itself
- * (our choice).
+ * An unset `category` or `subcategory` of a saved filter is left out, `null` or empty: docs/api.md 2.7
+ * does not show which, and each reads as no category ({@link optionalMember} in schema/filters.ts
+ * `SavedFilter`; an empty string in resources/saved-filter/spec.ts `stateOf`). `created` and `edited`
+ * (docs/api.md 2.7: ISO 8601 with an offset, UTC or a local zone) are kept as the service wrote them,
+ * never compared as text (our choice).
  */
-export const NAME_QUERY_MATCHES = "substring";
+export const SAVED_FILTER_READING_RULE = "category or subcategory left out, null or empty is none; created and edited kept as written";
+
+/**
+ * How the client searches by text: `name` of `GET /bulk_filters/` (docs/api.md 4.8: a substring) and
+ * `pattern` of the lookups (docs/api.md 4.8: how it matches is not shown); whether either ignores
+ * case is not shown, and a `pattern` may match only the beginning of a value. The client depends on
+ * none of it: it asks for the names or values it looks for, or for the longest beginning they share,
+ * written in their own case (client/core/listing.ts `coverNames`), which every one of them contains
+ * and begins with in that case, so a match that ignores case or not, of a substring or of a
+ * beginning, answers them all; and it compares what comes back exactly itself, dropping what a wider
+ * match adds (our choice). The emulator's alternate dialect matches the case given, and `pattern`
+ * at the beginning only (emulator/README.md "Dialects"). A caller's own `name` or `pattern`
+ * (getSavedFilters, getFilterFieldValues, `pulumi-insights import --name`) is sent as given and
+ * matches as the service matches.
+ */
+export const TEXT_SEARCH_RULE = "the shared beginning of the names looked for, in their own case; what comes back compared exactly";
 
 // ---------------------------------------------------------------------------------------------
 // PII opt-out

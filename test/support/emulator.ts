@@ -40,6 +40,10 @@ export const DIALECT_ANSWERS = {
    * data in it), rather than its own top entities.
    */
   groupByRanksTheWholeRange: !ALTERNATE,
+  /** An unset `category` of a saved filter on the wire: left out (undefined), or `null`. */
+  unsetCategory: ALTERNATE ? null : undefined,
+  /** `created` of a saved filter made at {@link TEST_NOW}: UTC with `+00:00`, or the same instant at -05:00. */
+  filterCreatedAtTestNow: ALTERNATE ? "2026-11-20T07:30:00.000-05:00" : "2026-11-20T12:30:00.000+00:00",
 } as const;
 
 /** A listing's items, whether the answer wraps them in `member` or is the bare array (emulator/README.md "Dialects"). */

@@ -95,9 +95,12 @@ function commonBeginning(names: readonly string[]): string {
 }
 
 /**
- * Answers of a substring query (a filter listing's `name`, a lookup's `pattern`) that together
- * cover every one of `names`, from as few queries as it takes: every request counts in the
- * address's budget of 3000 per 5 minutes (docs/api.md 10.1). The names' common beginning is asked
+ * Answers of a text query (a filter listing's `name`, a lookup's `pattern`) that together cover
+ * every one of `names`, from as few queries as it takes: every request counts in the address's
+ * budget of 3000 per 5 minutes (docs/api.md 10.1). Each query is a beginning the names it covers
+ * share, in their own case, so a service that matches a substring or only a beginning, ignoring
+ * case or not, answers them all (schema/assumptions.ts `TEXT_SEARCH_RULE`); the caller compares
+ * what comes back exactly. The names' common beginning is asked
  * first (`""`, everything, when they share none); when its answer may have been cut (`query`
  * answers undefined), that beginning is added to `cut` and not asked again, and the names, in
  * order, are covered in two halves, each by its own longer beginning, down to one name asked alone.
