@@ -109,8 +109,9 @@ async function measure(emulator: RunningEmulator, body: () => Promise<unknown>):
 }
 
 /**
- * N SavedFilter resources: `check` and `diff` run one at a time as the engine runs them (they send
- * no request and are not timed); create, read, update and delete run 64 at a time (timed).
+ * N SavedFilter resources: `check` and `diff` run one at a time as the engine runs them (untimed and
+ * uncounted; they send no request but the host's one check of the account's connection,
+ * provider/connection-check/probe.ts); create, read, update and delete run 64 at a time (timed).
  */
 async function resourceOperations(host: ProviderHost, emulator: RunningEmulator, provider: string, count: number): Promise<Record<Operation, Measurement>> {
   const inputsOf = (index: number, revision: number): PropertyMap => ({ ...episodeSpec(index, revision), __provider: provider });
@@ -294,7 +295,7 @@ export async function run(options: Partial<ProviderBenchOptions> = {}): Promise<
       `a batch is sent when full (${FILTERS_PER_CALL}), ${DEFAULT_BATCH_OPTIONS.windowMs} ms after its last call joined, or ${DEFAULT_BATCH_OPTIONS.maxWaitMs} ms after it opened.`,
       "Requests per operation from the emulator's journal, against the issue's target:",
       `ceil(N/${FILTERS_PER_CALL}) for a SavedFilterSet, 1.25 x ceil(N/${ENGINE_CONCURRENCY}) for N resources under ${ENGINE_CONCURRENCY} concurrent engine calls.`,
-      "Wall time covers the provider calls that send requests; the engine's check and diff calls (serial, no requests) are not timed.",
+      "Wall time covers the provider calls that send requests; the engine's check and diff calls (serial; no requests but the host's one check of the account, docs/api.md 11.8) are neither timed nor counted.",
       "Beyond the target, which counts one call per batch: a create of SavedFilter resources first lists the names of its batch, to find a filter that an earlier create whose answer was lost made instead of making it twice (docs/api.md 11.2; past 500 alike filters a batch takes a few narrower listings), and an update reads its filters back, so that a refresh after it shows no change; each is one GET per batch. A SavedFilterSet looks only for the members whose outcome was unknown.",
       "",
       `### N SavedFilter resources, ${ENGINE_CONCURRENCY} concurrent engine calls`,

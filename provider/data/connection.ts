@@ -259,8 +259,7 @@ const clients = new Map<string, InsightsClient>();
  * `SettingsError` when a setting is not acceptable.
  */
 export function clientFor(connection: InsightsConnection = {}, account?: string): InsightsClient {
-  // Read at call time, not at import: tests and programs may set the config after importing.
-  const settings = account === undefined ? settingsFrom(connection, pulumi.runtime.getConfig) : namedSettings(account, connection);
+  const settings = connectionSettingsFor(connection, account);
   const tuning = tuningFrom(pulumi.runtime.getConfig);
   const key = clientKey(settings, tuning);
   let client = clients.get(key);
@@ -269,6 +268,16 @@ export function clientFor(connection: InsightsConnection = {}, account?: string)
     clients.set(key, client);
   }
   return client;
+}
+
+/**
+ * The settings {@link clientFor} makes its client with: each from `connection`, else the named
+ * `account` of `insights:accounts` or the stack config, else the environment. Throws a
+ * `SettingsError` as {@link clientFor} does for a setting found nowhere or an unknown name.
+ */
+export function connectionSettingsFor(connection: InsightsConnection = {}, account?: string): ConnectionSettings {
+  // Read at call time, not at import: tests and programs may set the config after importing.
+  return account === undefined ? settingsFrom(connection, pulumi.runtime.getConfig) : namedSettings(account, connection);
 }
 
 /** The settings of the named account of the program's stack config, each one given in `connection` taking precedence. */

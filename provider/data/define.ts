@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { CallOptions, InsightsClient } from "../client";
-import { clientFor, type InsightsConnection } from "./connection";
+import { withConnectionWords } from "../connection-check/words";
+import { clientFor, connectionSettingsFor, type InsightsConnection } from "./connection";
 
 /**
  * The one way data sources are made. Each reads the account through the typed client from the
@@ -215,7 +216,15 @@ export function dataSourceForms<Params extends object, Result>(
   if (!deprecated) definitions.set(token, { token, read: read as Read<never, unknown>, personalData });
   const readTheAccount = async (args: DataSourceArgs<Params> | undefined, options: CallOptions): Promise<Result> => {
     const { connection, account, ...params } = args ?? ({} as DataSourceArgs<Params>);
-    return read(clientFor(connection, account), params as unknown as Params, options);
+    // A setting found nowhere throws here, naming the places it is read from.
+    const settings = connectionSettingsFor(connection, account);
+    try {
+      return await read(clientFor(connection, account), params as unknown as Params, options);
+    } catch (error) {
+      // A failure of the connection in the words the preview's check uses (connection-check/words.ts).
+      const given = Object.entries(connection ?? {}).filter(([, value]) => typeof value === "string" && value.trim() !== "").map(([name]) => name as keyof InsightsConnection);
+      throw withConnectionWords(error, { baseUrl: settings.baseUrl, clientId: settings.clientId, ...(account === undefined ? {} : { name: account }), given }, functionName);
+    }
   };
   const invoke = async (args: DataSourceArgs<Params> | undefined, opts: DataSourceOptions = {}): Promise<Result> => {
     if (answeredByMocks()) {

@@ -1,7 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
+import type { InsightsClient } from "../client";
 import { isUnknown } from "../rules";
 import { ACCOUNTS_CONFIG_KEY, type ConnectionSettings } from "../data/connection";
-import { accountSettings, report } from "./runtime";
+import { checkConnection, type AccountNeed } from "../connection-check/probe";
+import { connectionFailureWords, describeAccount } from "../connection-check/words";
+import { accountSettings, report, sharedClient } from "./runtime";
 
 /**
  * Which account a resource belongs to (README "Accounts"). Every resource records in its state the
@@ -46,11 +49,6 @@ function sameAccount(a: RecordedAccount, b: RecordedAccount): boolean {
   return normalBaseUrl(a.baseUrl) === normalBaseUrl(b.baseUrl) && a.clientId === b.clientId;
 }
 
-/** An account for messages: `https://api.example.com (client id "platform")`. */
-export function describeAccount(account: RecordedAccount): string {
-  return `${account.baseUrl} (client id "${account.clientId}")`;
-}
-
 /** Where the settings of `account` come from, for messages. */
 function sourceOf(account: string | undefined): string {
   return account === undefined
@@ -79,7 +77,7 @@ export function accountOutputs(account: string | undefined): AccountOutputs {
  * The failures of the `account` input in `check()`: a string naming an account of
  * `insights:accounts` (the message lists the names that exist). Only the names are read.
  */
-export function checkAccount(news: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
+function checkAccount(news: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
   const account = news.account;
   if (account === undefined || isUnknown(account)) return [];
   if (typeof account !== "string" || account.trim() === "") {
@@ -91,6 +89,69 @@ export function checkAccount(news: Record<string, unknown>): pulumi.dynamic.Chec
   } catch (error) {
     // A SettingsError of the config: it names keys and account names, never a value.
     return [{ property: "account", reason: `account: ${error instanceof Error ? error.message : String(error)}` }];
+  }
+}
+
+/** A failure of the `account` property: the words of connection-check/words.ts, prefixed as every check failure is. */
+function accountFailure(reason: string): pulumi.dynamic.CheckFailure {
+  return { property: "account", reason: `account: ${reason}` };
+}
+
+/**
+ * The failures of the `account` input in `check()` ({@link checkAccount}), then of the connection
+ * of the account it names, or of the stack's settings: the settings are complete and the client
+ * accepts them, the API answers, and the account has each of `needs` (connection-check/probe.ts,
+ * one request per need and account in this host, whatever the number of resources). An account
+ * not known until apply is not checked.
+ */
+export async function checkAccountConnection(news: Record<string, unknown>, needs: readonly AccountNeed[]): Promise<pulumi.dynamic.CheckFailure[]> {
+  const named = checkAccount(news);
+  if (named.length > 0 || isUnknown(news.account)) return named;
+  const account = declaredAccount(news);
+  let settings: ConnectionSettings;
+  try {
+    settings = accountSettings(account);
+  } catch (error) {
+    // A setting that is missing: the SettingsError names the places it is read from, never a value.
+    return [accountFailure(error instanceof Error ? error.message : String(error))];
+  }
+  const failure = await checkConnection(() => sharedClient(account), { baseUrl: settings.baseUrl, clientId: settings.clientId, name: account }, needs);
+  return failure === undefined ? [] : [accountFailure(failure)];
+}
+
+/**
+ * The failure of the `account` property for `error`, met while `check()` read the account: a
+ * connection failure blames the account. Undefined for any other error.
+ */
+function accountFailureOf(news: Record<string, unknown>, error: unknown): pulumi.dynamic.CheckFailure | undefined {
+  const account = declaredAccount(news);
+  const settings = accountSettings(account);
+  const words = connectionFailureWords(error, { baseUrl: settings.baseUrl, clientId: settings.clientId, name: account });
+  return words === undefined ? undefined : accountFailure(words);
+}
+
+/**
+ * A `check()` that reads the account (the lookups that rule values are checked against): first the
+ * account's connection ({@link checkAccountConnection}); then `check`, given the account's client,
+ * or none when the account failed or is not known until apply (nothing is read then). When a read
+ * fails for a reason of the connection (a failure of the service after the connection check
+ * passed, for example), the failure is the account's, never that of what was being checked, and
+ * `check` runs again without reading.
+ */
+export async function checkWithAccount<T>(
+  news: Record<string, unknown>,
+  needs: readonly AccountNeed[],
+  check: (client: (() => InsightsClient) | undefined) => Promise<T>,
+): Promise<{ accountFailures: pulumi.dynamic.CheckFailure[]; checked: T }> {
+  const accountFailures = await checkAccountConnection(news, needs);
+  if (accountFailures.length > 0 || isUnknown(news.account)) return { accountFailures, checked: await check(undefined) };
+  const account = declaredAccount(news);
+  try {
+    return { accountFailures, checked: await check(() => sharedClient(account)) };
+  } catch (error) {
+    const failure = accountFailureOf(news, error);
+    if (failure === undefined) throw error;
+    return { accountFailures: [failure], checked: await check(undefined) };
   }
 }
 

@@ -66,7 +66,11 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     // Before the POST, one listing by the names' common beginning looks for a filter an earlier
     // create with an unknown outcome made (not one listing per name: each counts in the budget).
     expect(requests).toEqual(["GET 200", "POST 201"]);
-    expect(fixture.requestsSince(mark)[0]!.query).toContain("name=Episode+&");
+    const sent = fixture.requestsSince(mark);
+    expect(sent.find((entry) => entry.path === "/bulk_filters")!.query).toContain("name=Episode+&");
+    // Besides, the host's first check read the account's connection: once for the 100 checks
+    // (provider/connection-check/probe.ts), and nothing else.
+    expect(sent.filter((entry) => entry.path !== "/bulk_filters").map((entry) => `${entry.method} ${entry.path}`)).toEqual(["GET /bulk_filters/fields"]);
     results.forEach((result, episode) => expect(result.outputs).toMatchObject({ filterId: result.id, name: `Episode ${episode}`, rules: episodeRules(episode) }));
     expect(new Set(results.map((result) => result.id)).size).toBe(100);
     expect(await fixture.listed()).toHaveLength(100);

@@ -18,7 +18,8 @@ import {
   type OptOutDeclaration,
 } from "./inputs";
 import { revealed, wireSecret, type WireSecret } from "../../host/wire-secret";
-import { accountChange, accountOutputs, boundAccount, checkAccount, declaredAccount, type AccountOutputs } from "../../host/accounts";
+import { accountChange, accountOutputs, boundAccount, checkAccountConnection, declaredAccount, type AccountOutputs } from "../../host/accounts";
+import type { AccountNeed } from "../../connection-check/probe";
 import {
   buildReceipt,
   describeVerification,
@@ -314,16 +315,33 @@ function storedDeclaration(olds: Record<string, unknown>, stored: StoredParts = 
   };
 }
 
+/**
+ * What the declared request needs of its account (connection-check/probe.ts): the PII endpoints,
+ * and the viewer module when viewer ids are to be verified (provider/pii/verification.ts; user ids cannot be,
+ * and a `verifyDeletion` not known until apply is not assumed).
+ */
+function accountNeeds(news: Record<string, unknown>): AccountNeed[] {
+  const verifyDeletion = revealed(news.verifyDeletion) ?? OPT_OUT_DEFAULTS.verifyDeletion;
+  const verifiesViewers = verifyDeletion === true && news.viewerIds !== undefined && news.userIds === undefined;
+  return verifiesViewers ? ["piiOptOut", "deletionCheck"] : ["piiOptOut"];
+}
+
 /** The PiiOptOutRequest provider implementation (see host/shim.ts). */
 export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("PiiOptOutRequest", (properties) => (properties as { resourceName?: unknown } | undefined)?.resourceName, {
   async configure(request) {
     configureFromStack(request.config);
   },
 
-  /** Exactly one identifier kind, non-empty lists, valid addresses and wait settings; lists made canonical. */
+  /**
+   * Exactly one identifier kind, non-empty lists, valid addresses and wait settings; lists made
+   * canonical. The account's connection is checked first (host/accounts.ts
+   * `checkAccountConnection`): the PII endpoints accept its credentials, and, when the deletion is
+   * to be verified, the account has the viewer module the verification reads with.
+   */
   async check(_olds, news) {
     const checked = checkInputs(news);
-    return { ...checked, failures: [...checkAccount(news), ...checked.failures.filter((failure) => failure.property !== "account")] };
+    const accountFailures = await checkAccountConnection(news, accountNeeds(news));
+    return { ...checked, failures: [...accountFailures, ...checked.failures.filter((failure) => failure.property !== "account")] };
   },
 
   /**

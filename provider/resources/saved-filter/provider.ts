@@ -1,8 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { claimFilters, sharedFilterGateway } from "../../saved-filters/gateways";
-import { configureFromStack, namedCalls, report, sharedClient } from "../../host/runtime";
-import { accountChange, accountOutputs, boundAccount, checkAccount, declaredAccount, type AccountOutputs } from "../../host/accounts";
+import { configureFromStack, namedCalls, report } from "../../host/runtime";
+import { accountChange, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountOutputs } from "../../host/accounts";
 import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
 import type { SavedFilterInput } from "../../schema";
 import {
@@ -10,6 +10,7 @@ import {
   createOrAdopt,
   describeRulesChange,
   desiredState,
+  FILTER_NEEDS,
   FilterSpec,
   plannedChanges,
   RULES_DIFF_LEGEND,
@@ -65,15 +66,15 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
 
   /**
    * Validates every input with its exact path and what would be valid; values of pre-set fields are
-   * checked against the lookups (spec 2.7, 4.8) so a typo fails the preview, not the account.
+   * checked against the lookups (spec 2.7, 4.8) so a typo fails the preview, not the account. The
+   * account's connection is checked first (host/accounts.ts `checkWithAccount`: credentials, the
+   * bulk-filters feature, the base-URL policy, reachability); its failure is on `account`, never
+   * on `rules`.
    */
   async check(olds, news) {
-    const account = declaredAccount(news);
-    const accountFailures = checkAccount(news);
-    const lookups = accountFailures.length === 0 ? () => sharedClient(account) : undefined;
-    const failures = await checkFilterSpec(lookups, news, "", DeclaredFilter);
+    const { accountFailures, checked: failures } = await checkWithAccount(news, FILTER_NEEDS, (lookups) => checkFilterSpec(lookups, news, "", DeclaredFilter));
     // A filter to create (no inputs before): what its rules would match (a change says it in diff).
-    if (failures.length === 0 && olds.rules === undefined) {
+    if (accountFailures.length === 0 && failures.length === 0 && olds.rules === undefined) {
       const lines = await matchEstimateLines(news.rules, undefined, declaredAccount(news));
       const [first, ...rest] = lines;
       if (first !== undefined) report([`SavedFilter "${String(news.name)}": ${first}`, ...rest]);

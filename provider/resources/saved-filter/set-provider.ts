@@ -4,9 +4,9 @@ import { z } from "zod";
 import { claimFilters, sharedFilterGateway } from "../../saved-filters/gateways";
 import { FilterItemError } from "../../saved-filters/gateway/refusals";
 import type { InsightsClient } from "../../client";
-import { configureFromStack, namedCalls, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
+import { configureFromStack, namedCalls, report, ResourceInitFailedError } from "../../host/runtime";
 import { UnknownOutcomeError } from "../../client/core/outcome";
-import { accountChange, accountOutputs, boundAccount, checkAccount, declaredAccount, type AccountOutputs } from "../../host/accounts";
+import { accountChange, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountOutputs } from "../../host/accounts";
 import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
 import { isUnknown } from "../../rules";
 import { isJsonObject, type SavedFilterInput, type SavedFilterUpdate } from "../../schema";
@@ -17,6 +17,7 @@ import {
   checkFilterSpec,
   describeRulesChange,
   desiredState,
+  FILTER_NEEDS,
   FilterSpec,
   MANAGED_PROPERTIES,
   planUpdate,
@@ -280,24 +281,21 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
 
   /**
    * Validates every member as SavedFilter does, with paths such as `filters["paris"].rules.rules[0].field`
-   * and lookup values included, and the adoption map.
+   * and lookup values included, and the adoption map. The account's connection is checked first,
+   * as SavedFilter's: its failure is on `account`, never on a member.
    */
   async check(olds, news) {
-    const failures: pulumi.dynamic.CheckFailure[] = checkAccount(news);
     const account = declaredAccount(news);
-    // An account that is not valid has no lookups to check values against (its failure says why).
-    const lookups = failures.length === 0 ? () => sharedClient(account) : undefined;
     const filters = news.filters;
+    const { accountFailures, checked: memberFailures } = await checkWithAccount(news, FILTER_NEEDS, async (lookups) =>
+      isJsonObject(filters) ? (await Promise.all(Object.entries(filters).map(([key, spec]) => checkMember(lookups, key, spec)))).flat() : []);
+    const failures: pulumi.dynamic.CheckFailure[] = [...accountFailures];
     if (filters === undefined) {
       failures.push({ property: "filters", reason: "filters: required, a map from member keys to saved-filter specs {name?, rules, ...}" });
-    } else if (!isUnknown(filters)) {
-      if (!isJsonObject(filters)) {
-        failures.push({ property: "filters", reason: "filters: must be a map from member keys to saved-filter specs {name?, rules, ...}" });
-      } else {
-        const checked = await Promise.all(Object.entries(filters).map(([key, spec]) => checkMember(lookups, key, spec)));
-        failures.push(...checked.flat());
-      }
+    } else if (!isUnknown(filters) && !isJsonObject(filters)) {
+      failures.push({ property: "filters", reason: "filters: must be a map from member keys to saved-filter specs {name?, rules, ...}" });
     }
+    failures.push(...memberFailures);
     failures.push(...checkAdopt(news.adopt, filters));
     for (const { property, reason } of unknownProperties(news, ["filters", "adopt", "account"], ["__provider"])) failures.push({ property, reason: `${property}: ${reason}` });
     // A set to create (no inputs before): what each member's rules would match (changes say it in diff).

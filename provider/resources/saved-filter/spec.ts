@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { InsightsClient } from "../../client";
 import { CLEARED_FIELD, isRefusalStatus, mayBeCut } from "../../schema/assumptions";
 import { coverNames } from "../../client/core/listing";
+import type { AccountNeed } from "../../connection-check/probe";
+import { isConnectionFailure } from "../../connection-check/words";
 import type { FilterLookupName } from "../../client/filters";
 import type { FilterGateway } from "../../saved-filters/gateway/filter-gateway";
 import { FilterItemError } from "../../saved-filters/gateway/refusals";
@@ -38,6 +40,9 @@ export const FilterSpec = z.object({
 });
 /** A {@link FilterSpec} after parsing. */
 export type FilterSpec = SavedFilterInput;
+
+/** What a saved filter needs of its account, checked at preview (connection-check/probe.ts): every `/bulk_filters` endpoint is behind the feature (docs/api.md 1). */
+export const FILTER_NEEDS: readonly AccountNeed[] = ["bulkFilters"];
 
 /**
  * The API's values for booleans left out (spec 2.7 is silent; these are what a filter made in the
@@ -128,7 +133,11 @@ function pathFailures(failures: readonly RuleFailure[]): PathFailure[] {
   return failures.map(({ path, reason }) => ({ path, reason }));
 }
 
-/** The lookup-value failures of a structurally valid rule tree at `rulesPath`. */
+/**
+ * The lookup-value failures of a structurally valid rule tree at `rulesPath`. A lookup that fails
+ * for a reason of the connection (connection-check/words.ts `isConnectionFailure`: credentials,
+ * features, an unreachable or failing service) is thrown: the account is at fault, not the rules.
+ */
 async function ruleValueFailures(client: () => InsightsClient, rules: RuleGroup, rulesPath: string): Promise<PathFailure[]> {
   const lookups = new Map<string, ReadonlySet<string>>();
   const candidates = lookupCandidates(rules);
@@ -137,6 +146,7 @@ async function ruleValueFailures(client: () => InsightsClient, rules: RuleGroup,
       lookups.set(lookup, await valuesToCheck(client(), lookup, candidates.get(lookup) ?? new Set()));
     }));
   } catch (error) {
+    if (isConnectionFailure(error)) throw error;
     const reason = `the lookup values could not be read to check them: ${error instanceof Error ? error.message : String(error)}`;
     return [{ path: rulesPath, reason }];
   }
@@ -165,7 +175,8 @@ function partialOf(schema: z.ZodObject): z.ZodObject {
  * not the account. Values not known yet are skipped. `client` gives the client the lookups are read
  * with; it is asked for only when a rule needs a lookup, so a tree without pre-set fields is checked
  * without any settings. Undefined when the account itself is not valid: the lookups are not checked
- * (the account's own failure says why).
+ * (the account's own failure says why). A lookup that fails for a reason of the connection is
+ * thrown, for the caller to report on the account.
  *
  * @internal
  */
