@@ -3,6 +3,7 @@ import type { z } from "zod";
 import * as schema from "../provider/schema";
 import type * as records from "../provider/schema/records";
 import type * as params from "../provider/client/params";
+import * as piiSchema from "../provider/schema/pii";
 import * as filters from "../provider/client/filters";
 import * as pii from "../provider/client/pii";
 import * as spec from "../provider/resources/saved-filter/spec";
@@ -33,8 +34,10 @@ describe("public interfaces equal the schemas' types", () => {
     expectTypeOf<records.SavedFilterUpdate>().toEqualTypeOf<z.input<typeof schema.SavedFilterUpdate>>();
     expectTypeOf<records.SavedFilterList>().toEqualTypeOf<z.infer<typeof schema.SavedFilterList>>();
     expectTypeOf<records.SavedFilterUpdateResponse>().toEqualTypeOf<z.infer<typeof schema.SavedFilterUpdateResponse>>();
+    expectTypeOf<records.DeletedFilter>().toEqualTypeOf<z.infer<typeof schema.DeletedFilter>>();
     expectTypeOf<records.SavedFilterDeleteResponse>().toEqualTypeOf<z.infer<typeof schema.SavedFilterDeleteResponse>>();
     expectTypeOf<records.AlertTimelinePoint>().toEqualTypeOf<z.infer<typeof schema.AlertTimelinePoint>>();
+    expectTypeOf<records.AlertFields>().toEqualTypeOf<z.infer<typeof schema.AlertFields>>();
     expectTypeOf<records.AlertSummary>().toEqualTypeOf<z.infer<typeof schema.AlertSummary>>();
     expectTypeOf<records.AlertDetail>().toEqualTypeOf<z.infer<typeof schema.AlertDetail>>();
     expectTypeOf<records.AlertList>().toEqualTypeOf<z.infer<typeof schema.AlertList>>();
@@ -55,6 +58,7 @@ describe("public interfaces equal the schemas' types", () => {
     expectTypeOf<records.PiiOptOutSubmission>().toEqualTypeOf<z.infer<typeof schema.PiiOptOutSubmission>>();
     // The client's answer: the wire's ignored count may be missing and is then derived (provider/schema/assumptions.ts).
     expectTypeOf<records.PiiOptOutSubmitResponse>().toEqualTypeOf<{ id: string; created: number; ignored: number }>();
+    expectTypeOf<records.PiiOptOutSubmitResponse>().toEqualTypeOf<z.infer<typeof piiSchema.PiiOptOutSubmitResult>>();
     expectTypeOf<records.PiiOptOutRequest>().toEqualTypeOf<z.infer<typeof schema.PiiOptOutRequest>>();
     expectTypeOf<records.PiiOptOutRequestList>().toEqualTypeOf<z.infer<typeof schema.PiiOptOutRequestList>>();
     expectTypeOf<records.Session>().toEqualTypeOf<z.infer<typeof schema.Session>>();
@@ -70,8 +74,7 @@ describe("public interfaces equal the schemas' types", () => {
     expectTypeOf<params.FilterListQuery>().toEqualTypeOf<z.input<typeof filters.FilterListQuery>>();
     expectTypeOf<params.FilterGetParams>().toEqualTypeOf<z.input<typeof filters.FilterGetParams>>();
     expectTypeOf<params.FilterFindByNameParams>().toEqualTypeOf<z.input<typeof filters.FilterFindByNameParams>>();
-    // Rule trees are typed for callers; the schema takes them as unknown input and checks them.
-    expectTypeOf<params.FilterCreateParams>().toEqualTypeOf<z.output<typeof filters.FilterCreateParams>>();
+    expectTypeOf<params.FilterCreateParams>().toEqualTypeOf<z.input<typeof filters.FilterCreateParams>>();
     expectTypeOf<params.FilterUpdateParams>().toEqualTypeOf<z.input<typeof filters.FilterUpdateParams>>();
     expectTypeOf<params.FilterDeleteParams>().toEqualTypeOf<z.input<typeof filters.FilterDeleteParams>>();
     expectTypeOf<params.FilterFieldsParams>().toEqualTypeOf<z.input<typeof filters.FilterFieldsParams>>();

@@ -21,6 +21,7 @@ import { unknownProperties } from "../schema/suggest";
 import type { Requester } from "./core/request";
 import type { CallOptions } from "./core/transport";
 import type * as params from "./params";
+import type * as records from "../schema/records";
 import { parseParams, zChoice } from "./core/validation";
 
 // Part of the client's API: its users (the saved-filter gateway, benchmarks) size batches with it.
@@ -32,95 +33,97 @@ const BULK_FILTERS = "/bulk_filters/";
 export type SavedFilterField = params.SavedFilterField;
 /** Every {@link SavedFilterField}. */
 export const SAVED_FILTER_FIELDS = Object.keys(SavedFilter.shape) as [SavedFilterField, ...SavedFilterField[]];
-
-/** @internal The zod schema of {@link FilterListQuery}, which checks it before sending. */
-export const FilterListQuery = z.strictObject({
-  /** Only filters of this creator (user name). */
-  creator: z.string().min(1).optional(),
-  /** Only these ids (sent as the comma-separated `id`). */
-  ids: z.array(Identifier).min(1).optional(),
-  /** Only filters with this `advanced` flag. */
-  advanced: z.boolean().optional(),
-  /** Only filters whose name contains this text (substring match). */
-  name: z.string().min(1).optional(),
-  category: z.string().min(1).optional(),
-  subcategory: z.string().min(1).optional(),
-  enabled: z.boolean().optional(),
-  /** Only filters created on this day (YYYY-MM-DD). */
-  created: CalendarDate.optional(),
-  /** Return only these fields of each filter (the answer is then a bare array). */
-  fields: z.array(zChoice(SAVED_FILTER_FIELDS, "saved-filter fields")).min(1).optional(),
-  /** At most this many filters. */
-  limit: z.number().int().positive().optional(),
-});
-/** The query of {@link FiltersApi.list}. */
-export type FilterListQuery = params.FilterListQuery;
+/** @internal The zod schema of {@link SavedFilterField}. */
+export const SavedFilterField = zChoice(SAVED_FILTER_FIELDS, "saved-filter fields").describe(
+  "A field of a saved filter (spec 2.7), as `fields` of {@link FiltersApi.list} selects them.",
+);
 
 /** The lookups of `GET /bulk_filters/{lookup}/` (spec 4.8). */
 export type FilterLookupName = params.FilterLookupName;
+/** @internal The zod schema of {@link FilterLookupName}. */
+export const FilterLookupName = zChoice(FILTER_LOOKUPS, "lookups").describe("The lookups of `GET /bulk_filters/{lookup}/` (spec 4.8).");
+
+/** @internal The zod schema of {@link FilterListQuery}, which checks it before sending. */
+export const FilterListQuery = z
+  .strictObject({
+    creator: z.string().min(1).optional().describe("Only filters of this creator (user name)."),
+    ids: z.array(Identifier).min(1).optional().describe("Only these ids (sent as the comma-separated `id`)."),
+    advanced: z.boolean().optional().describe("Only filters with this `advanced` flag."),
+    name: z.string().min(1).optional().describe("Only filters whose name contains this text (substring match)."),
+    category: z.string().min(1).optional().describe("Only filters of this category."),
+    subcategory: z.string().min(1).optional().describe("Only filters of this subcategory."),
+    enabled: z.boolean().optional().describe("Only enabled (or only disabled) filters."),
+    created: CalendarDate.optional().describe("Only filters created on this day (YYYY-MM-DD)."),
+    fields: z.array(SavedFilterField).min(1).optional().describe("Return only these fields of each filter (the answer is then a bare array)."),
+    limit: z.number().int().positive().optional().describe("At most this many filters."),
+  })
+  .describe("Every query parameter of `GET /bulk_filters/` (spec 4.8), typed: the query of {@link FiltersApi.list}.");
+/** The query of {@link FiltersApi.list}. */
+export type FilterListQuery = params.FilterListQuery;
 
 /** @internal The zod schema of {@link FilterGetParams}, which checks it before sending. */
-export const FilterGetParams = z.strictObject({
-  /** The id of the filter, as a string or a number (spec 2.7). */
-  id: Identifier,
-});
+export const FilterGetParams = z
+  .strictObject({ id: Identifier.describe("The id of the filter, as a string or a number (spec 2.7).") })
+  .describe("The params of {@link FiltersApi.get}.");
 /** The params of {@link FiltersApi.get}. */
 export type FilterGetParams = params.FilterGetParams;
 
 /** @internal The zod schema of {@link FilterFindByNameParams}, which checks it before sending. */
-export const FilterFindByNameParams = z.strictObject({
-  /** The whole name, matched exactly (the API's `name` query matches substrings). */
-  name: z.string().min(1),
-});
+export const FilterFindByNameParams = z
+  .strictObject({ name: z.string().min(1).describe("The whole name, matched exactly (the API's `name` query matches substrings).") })
+  .describe("The params of {@link FiltersApi.findByName}.");
 /** The params of {@link FiltersApi.findByName}. */
 export type FilterFindByNameParams = params.FilterFindByNameParams;
 
 /** @internal The zod schema of {@link FilterCreateParams}, which checks it before sending. */
-export const FilterCreateParams = z.strictObject({
-  /** The filters to create (any number: more than 100 are sent as several POSTs). */
-  filters: z.array(SavedFilterInput).readonly(),
-});
+export const FilterCreateParams = z
+  .strictObject({
+    filters: z.array(SavedFilterInput).readonly().describe("The filters to create (any number: more than 100 are sent as several POSTs)."),
+  })
+  .describe("The params of {@link FiltersApi.create}.");
 /** The params of {@link FiltersApi.create}. */
 export type FilterCreateParams = params.FilterCreateParams;
 
 /** @internal The zod schema of {@link FilterUpdateParams}, which checks it before sending. */
-export const FilterUpdateParams = z.strictObject({
-  /** Each change: the id of a filter and the fields to change (spec 4.8: merged into the filter). */
-  changes: z.array(SavedFilterUpdate).readonly(),
-});
+export const FilterUpdateParams = z
+  .strictObject({
+    changes: z.array(SavedFilterUpdate).readonly().describe("Each change: the id of a filter and the fields to change (spec 4.8: merged into the filter)."),
+  })
+  .describe("The params of {@link FiltersApi.update}.");
 /** The params of {@link FiltersApi.update}. */
 export type FilterUpdateParams = params.FilterUpdateParams;
 
 /** @internal The zod schema of {@link FilterDeleteParams}, which checks it before sending. */
-export const FilterDeleteParams = z.strictObject({
-  /** The ids of the filters to delete (100 per DELETE). */
-  ids: z.array(Identifier).readonly(),
-});
+export const FilterDeleteParams = z
+  .strictObject({ ids: z.array(Identifier).readonly().describe("The ids of the filters to delete (100 per DELETE).") })
+  .describe("The params of {@link FiltersApi.delete}.");
 /** The params of {@link FiltersApi.delete}. */
 export type FilterDeleteParams = params.FilterDeleteParams;
 
 /** @internal The zod schema of {@link FilterFieldsParams}, which checks it before sending. */
-export const FilterFieldsParams = z.strictObject({});
+export const FilterFieldsParams = z
+  .strictObject({})
+  .describe("The params of {@link FiltersApi.fields}: none (spec 4.8 `GET /bulk_filters/fields` takes no query).");
 /** The params of {@link FiltersApi.fields}. */
 export type FilterFieldsParams = params.FilterFieldsParams;
 
 /** @internal The zod schema of {@link FilterLookupParams}, which checks it before sending. */
-export const FilterLookupParams = z.strictObject({
-  /** Which lookup, for example `countries` (spec 4.8). */
-  lookup: zChoice(FILTER_LOOKUPS, "lookups"),
-  /** Only the values containing this text (substring search). */
-  pattern: z.string().min(1).optional(),
-});
+export const FilterLookupParams = z
+  .strictObject({
+    lookup: FilterLookupName.describe("Which lookup, for example `countries` (spec 4.8)."),
+    pattern: z.string().min(1).optional().describe("Only the values containing this text (substring search)."),
+  })
+  .describe("The params of {@link FiltersApi.lookup}.");
 /** The params of {@link FiltersApi.lookup}. */
 export type FilterLookupParams = params.FilterLookupParams;
 
 /** @internal The zod schema of {@link SubcategoryQuery}, which checks it before sending. */
-export const SubcategoryQuery = z.strictObject({
-  /** The category whose subcategories are listed, for example CONTENT (every category without it). */
-  category: z.string().min(1).optional(),
-  /** Substring search. */
-  pattern: z.string().min(1).optional(),
-});
+export const SubcategoryQuery = z
+  .strictObject({
+    category: z.string().min(1).optional().describe("The category whose subcategories are listed, for example CONTENT (every category without it)."),
+    pattern: z.string().min(1).optional().describe("Substring search."),
+  })
+  .describe("The params of {@link FiltersApi.subcategories}.");
 /** The params of {@link FiltersApi.subcategories}. */
 export type SubcategoryQuery = params.SubcategoryQuery;
 
@@ -144,7 +147,7 @@ function compareIds(left: string, right: string): number {
 }
 
 /** An entry of the DELETE answer: the id and name of a deleted filter (spec 4.8). */
-export type DeletedFilter = params.DeletedFilter;
+export type DeletedFilter = records.DeletedFilter;
 
 /**
  * The saved-filter management family (spec 4.8): list, read, create, update and delete saved
@@ -188,7 +191,7 @@ export class FiltersApi {
       if (part.fields === undefined) return (await this.requester.request(request, SavedFilterList)).filters;
       // Docs/api.md 4.8: with `fields` the body is a bare array of the selected fields.
       const mask: Partial<Record<SavedFilterField, true>> = Object.fromEntries(part.fields.map((field) => [field, true]));
-      return (await this.requester.request(request, listingOf(SavedFilter.pick(mask), "filters"))).filters;
+      return (await this.requester.request(request, listingOf(SavedFilter.pick(mask), "filters", "The chosen fields of each filter listed."))).filters;
     };
     if (checked.ids !== undefined) {
       // Docs/api.md 4.8: one call per 100 ids (below the cap), in parallel, `limit` applied to the whole.

@@ -1,30 +1,23 @@
-import type { SavedFilterDeleteResponse, SavedFilterInput, SavedFilterUpdate } from "../schema/records";
+import type { SavedFilterInput, SavedFilterUpdate } from "../schema/records";
+
+// Written by scripts/generate-types.ts from the zod schemas (`npm run types`): edit the schemas, not this file.
 
 /**
- * The parameters of the saved-filter and PII families as plain TypeScript interfaces: the public
- * types of those methods. The zod schemas that check them before sending (filters.ts, pii.ts) stay
- * an implementation detail; test/records.test.ts keeps each interface equal to its schema's input type.
+ * The parameters of the client's methods as plain TypeScript interfaces: the public types of those
+ * methods. The zod schemas they are written from check them before sending and stay an
+ * implementation detail.
  */
 
 /** A field of a saved filter (spec 2.7), as `fields` of {@link FiltersApi.list} selects them. */
-export type SavedFilterField =
-  | "id"
-  | "name"
-  | "rules"
-  | "category"
-  | "subcategory"
-  | "advanced"
-  | "content"
-  | "enabled"
-  | "created"
-  | "edited"
-  | "creator"
-  | "editor";
+export type SavedFilterField = "id" | "name" | "rules" | "category" | "subcategory" | "advanced" | "content" | "enabled" | "created" | "edited" | "creator" | "editor";
 
 /** The lookups of `GET /bulk_filters/{lookup}/` (spec 4.8). */
-export type FilterLookupName = "fields" | "asn" | "categories" | "cities" | "continents" | "countries" | "dma" | "isp" | "states" | "tags";
+export type FilterLookupName = "asn" | "categories" | "cities" | "continents" | "countries" | "dma" | "fields" | "isp" | "states" | "tags";
 
-/** Every query parameter of `GET /bulk_filters/` (spec 4.8), typed: the query of {@link FiltersApi.list}. */
+/**
+ * Every query parameter of `GET /bulk_filters/` (spec 4.8), typed: the query of
+ * {@link FiltersApi.list}.
+ */
 export interface FilterListQuery {
   /** Only filters of this creator (user name). */
   creator?: string;
@@ -66,7 +59,7 @@ export type FilterToCreate = SavedFilterInput;
 /** The params of {@link FiltersApi.create}. */
 export interface FilterCreateParams {
   /** The filters to create (any number: more than 100 are sent as several POSTs). */
-  filters: readonly FilterToCreate[];
+  filters: readonly SavedFilterInput[];
 }
 
 /**
@@ -77,8 +70,10 @@ export type FilterChange = SavedFilterUpdate;
 
 /** The params of {@link FiltersApi.update}. */
 export interface FilterUpdateParams {
-  /** Each change: the id of a filter and the fields to change (spec 4.8: merged into the filter). */
-  changes: readonly FilterChange[];
+  /**
+   * Each change: the id of a filter and the fields to change (spec 4.8: merged into the filter).
+   */
+  changes: readonly SavedFilterUpdate[];
 }
 
 /** The params of {@link FiltersApi.delete}. */
@@ -87,7 +82,10 @@ export interface FilterDeleteParams {
   ids: readonly (string | number)[];
 }
 
-/** The params of {@link FiltersApi.fields}: none (spec 4.8 `GET /bulk_filters/fields` takes no query). */
+/**
+ * The params of {@link FiltersApi.fields}: none (spec 4.8 `GET /bulk_filters/fields` takes no
+ * query).
+ */
 export interface FilterFieldsParams {
   [key: string]: never;
 }
@@ -102,14 +100,13 @@ export interface FilterLookupParams {
 
 /** The params of {@link FiltersApi.subcategories}. */
 export interface SubcategoryQuery {
-  /** The category whose subcategories are listed, for example CONTENT (every category without it). */
+  /**
+   * The category whose subcategories are listed, for example CONTENT (every category without it).
+   */
   category?: string;
   /** Substring search. */
   pattern?: string;
 }
-
-/** An entry of the DELETE answer: the id and name of a deleted filter (spec 4.8). */
-export type DeletedFilter = SavedFilterDeleteResponse["deleted"][number];
 
 /** What {@link PiiApi.submit} takes (spec 4.10), in the client's camelCase. */
 export interface PiiSubmitArguments {

@@ -20,45 +20,45 @@ import { parseParams, zChoice } from "./core/validation";
 const PII_OPT_OUT = "/pii-opt-out";
 
 /** @internal The zod schema of {@link PiiSubmitArguments}, which checks it before sending. */
-export const PiiSubmitArguments = z.strictObject({
-  /** Viewer ids or user ids, all of one kind (spec 4.10); sent as `viewer_id`. */
-  identifiers: z
-    .array(z.string().min(1))
-    .min(1, { message: "give at least one viewer id or user id" })
-    .max(PII_IDENTIFIERS_PER_REQUEST, {
-      error: (issue) =>
-        `at most ${PII_IDENTIFIERS_PER_REQUEST} identifiers per request (spec 4.10), got ${(issue.input as readonly string[]).length}: split them into several submissions`,
-    }),
-  /** Addresses to notify when the request is FINISHED (spec 6); sent as `@notification_email`. */
-  notificationEmails: z.array(z.email()).optional(),
-});
+export const PiiSubmitArguments = z
+  .strictObject({
+    identifiers: z
+      .array(z.string().min(1))
+      .min(1, { message: "give at least one viewer id or user id" })
+      .max(PII_IDENTIFIERS_PER_REQUEST, {
+        error: (issue) =>
+          `at most ${PII_IDENTIFIERS_PER_REQUEST} identifiers per request (spec 4.10), got ${(issue.input as readonly string[]).length}: split them into several submissions`,
+      })
+      .meta({ description: "Viewer ids or user ids, all of one kind (spec 4.10); sent as `viewer_id`.", secret: true }),
+    notificationEmails: z
+      .array(z.email())
+      .optional()
+      .meta({ description: "Addresses to notify when the request is FINISHED (spec 6); sent as `@notification_email`.", secret: true }),
+  })
+  .describe("What {@link PiiApi.submit} takes (spec 4.10), in the client's camelCase.");
 /** The params of {@link PiiApi.submit}. */
 export type PiiSubmitArguments = params.PiiSubmitArguments;
 
 /** @internal The zod schema of {@link PiiListQuery}, which checks it before sending. */
 export const PiiListQuery = z
   .strictObject({
-    /** At most this many requests. */
-    limit: z.number().int().positive().optional(),
-    /** Created on or after this day (YYYY-MM-DD). */
-    start: CalendarDate.optional(),
-    /** Created on or before this day (YYYY-MM-DD). */
-    end: CalendarDate.optional(),
-    /** Only requests in these states (sent comma-separated). */
-    status: z.array(zChoice(PII_STATUSES, "statuses")).min(1).optional(),
+    limit: z.number().int().positive().optional().describe("At most this many requests."),
+    start: CalendarDate.optional().describe("Created on or after this day (YYYY-MM-DD)."),
+    end: CalendarDate.optional().describe("Created on or before this day (YYYY-MM-DD)."),
+    status: z.array(zChoice(PII_STATUSES, "statuses")).min(1).optional().describe("Only requests in these states (sent comma-separated)."),
   })
   .refine((query) => query.start === undefined || query.end === undefined || query.start <= query.end, {
     message: "end is before start: give a creation range whose end is on or after its start",
     path: ["end"],
-  });
+  })
+  .describe("The query of {@link PiiApi.list} (spec 4.10).");
 /** The params of {@link PiiApi.list}. */
 export type PiiListQuery = params.PiiListQuery;
 
 /** @internal The zod schema of {@link PiiGetParams}, which checks it before sending. */
-export const PiiGetParams = z.strictObject({
-  /** The id of the opt-out request, as {@link PiiApi.submit} answered it. */
-  id: z.string().min(1),
-});
+export const PiiGetParams = z
+  .strictObject({ id: z.string().min(1).describe("The id of the opt-out request, as {@link PiiApi.submit} answered it.") })
+  .describe("The params of {@link PiiApi.get}.");
 /** The params of {@link PiiApi.get}. */
 export type PiiGetParams = params.PiiGetParams;
 

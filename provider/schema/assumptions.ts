@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { declareShape } from "./meta";
 
 /**
  * Every choice the client makes where the contract (docs/api.md 1 to 9) is silent, in one place,
@@ -13,7 +14,9 @@ import { z } from "zod";
  * - a listing that comes back with as many items as the service's cap may have been cut without a
  *   marker, so it is narrowed until complete or reported as incomplete (core/listing.ts).
  *
- * This module imports nothing of ours but zod, so the schemas of provider/schema can build on it.
+ * This module imports nothing of ours but zod and provider/schema/meta.ts (where its transforms
+ * declare what they give, for the generated interfaces), so the schemas of provider/schema can
+ * build on it.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -61,7 +64,10 @@ export const PII_DAYS_AHEAD = 2;
  * 10.2): either is accepted and the client always holds a string.
  * @internal
  */
-export const Identifier = z.union([z.string().min(1), z.number().finite()]).transform((id) => String(id));
+export const Identifier = declareShape(
+  z.union([z.string().min(1), z.number().finite()]).transform((id) => String(id)),
+  { output: z.string() },
+);
 
 /**
  * A member the client can do without: missing, `null` or the schema's type, always `undefined` when
@@ -70,10 +76,8 @@ export const Identifier = z.union([z.string().min(1), z.number().finite()]).tran
  * @internal
  */
 export function optionalMember<Schema extends z.ZodType>(schema: Schema) {
-  return schema
-    .nullish()
-    .transform((value): z.output<Schema> | undefined => value ?? undefined)
-    .optional();
+  const read = schema.nullish().transform((value): z.output<Schema> | undefined => value ?? undefined);
+  return declareShape(read, { output: schema.optional() }).optional();
 }
 
 /**
@@ -87,12 +91,12 @@ export const StatusMember = optionalMember(z.number());
  * A listing answer: `{<member>: [items]}` as docs/api.md shows it (or as the emulator chose where the
  * contract does not show the wrapper), a bare array of items, or an object with exactly one array
  * member under another name (our choice, for wrappers the contract does not show). Answers
- * `{<member>: items}` whatever came.
+ * `{<member>: items}` whatever came; `description` says what the items are.
  * @internal
  */
-export function listingOf<Item extends z.ZodType, Member extends string>(item: Item, member: Member) {
+export function listingOf<Item extends z.ZodType, Member extends string>(item: Item, member: Member, description: string) {
   const items = z.array(item);
-  return z.unknown().transform((body, context): { [Key in Member]: Array<z.output<Item>> } => {
+  const listing = z.unknown().transform((body, context): { [Key in Member]: Array<z.output<Item>> } => {
     const list = Array.isArray(body) ? body : wrappedArray(body, member);
     if (list === undefined) {
       context.addIssue({ code: "custom", message: `expected an array of items, or an object with the array "${member}"` });
@@ -105,6 +109,7 @@ export function listingOf<Item extends z.ZodType, Member extends string>(item: I
     }
     return z.NEVER;
   });
+  return declareShape(listing, { output: z.object({ [member]: items.describe(description) }) });
 }
 
 function wrappedArray(body: unknown, member: string): unknown[] | undefined {
@@ -236,9 +241,9 @@ export const TEXT_SEARCH_RULE = "the shared beginning of the names looked for, i
  * @internal
  */
 export const PiiSubmitAnswer = z.looseObject({
-  id: Identifier,
-  created: z.number().int().nonnegative(),
-  ignored: optionalMember(z.number().int().nonnegative()),
+  id: Identifier.describe("The id of the request made."),
+  created: z.number().int().nonnegative().describe("How many identifiers the request holds."),
+  ignored: optionalMember(z.number().int().nonnegative()).describe("How many identifiers were ignored as submitted before, when the answer says."),
 });
 /** @internal A {@link PiiSubmitAnswer} after parsing. */
 export type PiiSubmitAnswer = z.output<typeof PiiSubmitAnswer>;
@@ -262,11 +267,13 @@ export const PII_LISTING_MEMBER = "requests";
  * @internal
  */
 export function groupByTotalOf<Item extends z.ZodType>(item: Item) {
-  return z
+  const total = z
     .union([z.array(item), z.looseObject({ dimensional_data: optionalMember(z.array(item)) })])
     .transform((total): { [member: string]: unknown; dimensional_data: Array<z.output<Item>> } =>
       Array.isArray(total) ? { dimensional_data: total } : { ...total, dimensional_data: total.dimensional_data ?? [] },
     );
+  const answer = z.looseObject({ dimensional_data: z.array(item).describe("The totals of each entity over the whole range.") });
+  return declareShape(total, { output: answer });
 }
 
 /** The wrappers of the metric listings, whose payloads docs/api.md 4.6 does not show (the emulator's choice, any single array accepted). */

@@ -15,12 +15,22 @@ export const Identifier = LenientIdentifier;
 export const CalendarDate = z.iso.date({ message: "expected a calendar date as YYYY-MM-DD, for example 2026-11-20" });
 
 /** @internal A timestamp of sessions and metrics (spec 2.2, 2.4): epoch milliseconds and ISO 8601 UTC. */
-export const Timestamp = z.looseObject({ epoch_ms: z.number().int(), iso_date: z.string() });
+export const Timestamp = z
+  .looseObject({
+    epoch_ms: z.number().int().describe("Milliseconds since 1970-01-01T00:00:00Z."),
+    iso_date: z.string().describe("The same instant in ISO 8601, UTC."),
+  })
+  .describe("A timestamp of sessions and metrics (spec 2.2, 2.4): epoch milliseconds and ISO 8601 UTC.");
 /** A {@link Timestamp} after parsing. */
 export type Timestamp = records.Timestamp;
 
 /** @internal A timestamp of AI alerts (spec 2.8): epoch seconds and ISO 8601. */
-export const AlertTimestamp = z.looseObject({ epoch_sec: z.number().int(), iso_date: z.string() });
+export const AlertTimestamp = z
+  .looseObject({
+    epoch_sec: z.number().int().describe("Seconds since 1970-01-01T00:00:00Z."),
+    iso_date: z.string().describe("The same instant in ISO 8601."),
+  })
+  .describe("A timestamp of AI alerts (spec 2.8): epoch seconds and ISO 8601.");
 /** An {@link AlertTimestamp} after parsing. */
 export type AlertTimestamp = records.AlertTimestamp;
 
@@ -29,7 +39,9 @@ export type AlertTimestamp = records.AlertTimestamp;
  * `{values}` (provider/schema/assumptions.ts `listingOf`: a bare array is accepted too).
  * @internal
  */
-export const LookupValues = listingOf(z.string(), "values");
+export const LookupValues = listingOf(z.string(), "values", "The values of the lookup.").describe(
+  "The `{status, values}` answer of every lookup endpoint (docs/api.md 10.2).",
+);
 /** A {@link LookupValues} after parsing. */
 export type LookupValues = records.LookupValues;
 
@@ -38,12 +50,16 @@ export type LookupValues = records.LookupValues;
  * parse errors with it: it reads any body with `readErrorBody` of provider/schema/assumptions.ts.
  * @internal
  */
-export const ErrorBody = z.looseObject({
-  status: z.number().int().optional(),
-  error: z.string().optional(),
-  message: z.string(),
-  parameter: z.string().optional(),
-});
+export const ErrorBody = z
+  .looseObject({
+    status: z.number().int().optional().describe("The HTTP status of the answer."),
+    error: z.string().optional().describe("A machine-readable code (docs/api.md 11.1), shown to people, never decided on."),
+    message: z.string().describe("What went wrong, in a sentence."),
+    parameter: z.string().optional().describe("The query parameter or body path at fault, when one is."),
+  })
+  .describe(
+    "The JSON error body that the emulator answers and that the client reads. The real service's shape is not shown (spec 7); `message` is what docs/api.md 10.1 shows for 401, the rest is the emulator's choice.",
+  );
 /** An {@link ErrorBody} after parsing. */
 export type ErrorBody = records.ErrorBody;
 

@@ -1,6 +1,6 @@
 /**
  * zod schemas of every object of the Insights API (spec section 2) and its closed vocabularies,
- * shared by the typed client, the provider and the emulator. Types are inferred from the schemas.
+ * shared by the typed client and the provider; the public types (records.ts) are written from them.
  */
 export * from "./alerts";
 export * from "./common";

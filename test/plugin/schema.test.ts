@@ -267,7 +267,7 @@ describe("the package schema of the plugin", () => {
       for (const [name, spec] of Object.entries(committed.functions[token]!.outputs.properties)) expect(spec.secret, `${token} ${name}`).toBe(true);
     }
     const secrets = everyProperty(committed).filter(({ spec }) => spec.secret === true).map(({ where }) => where.split(".").pop());
-    expect(new Set(secrets)).toEqual(new Set(["clientSecret", "accounts", "viewerIds", "userIds", "notificationEmails", ...Object.keys(committed.functions["insights:index:getPiiOptOutRequest"]!.outputs.properties), "requests"]));
+    expect(new Set(secrets)).toEqual(new Set(["clientSecret", "accounts", "viewerIds", "userIds", "notificationEmails", ...Object.keys(committed.functions["insights:index:getPiiOptOutRequest"]!.outputs.properties), "requests", "viewer_id"]));
   });
 
   it("types rule trees as named object types, a node being a group or a leaf", () => {

@@ -50,13 +50,22 @@ function declaredName(schema: z.core.$ZodType): TypeName | undefined {
   return undefined;
 }
 
+/** The shape declared for a schema, or for a schema it was cloned from (`.describe()` on `Identifier`). */
+function declaredShape(schema: z.core.$ZodType): z.ZodType | undefined {
+  for (let current: z.core.$ZodType | undefined = schema; current !== undefined; current = current._zod.parent) {
+    const shape = SHAPES.get(current as unknown as z.ZodType);
+    if (shape !== undefined) return shape;
+  }
+  return undefined;
+}
+
 /** `schema` as JSON Schema, with the declaration's type names and shapes applied. */
 function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   return z.toJSONSchema(schema, {
     io: "input",
     unrepresentable: "any",
     override: ({ zodSchema, jsonSchema }) => {
-      const shape = SHAPES.get(zodSchema as unknown as z.ZodType);
+      const shape = declaredShape(zodSchema);
       if (shape !== undefined) {
         for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Record<string, unknown>)[key];
         Object.assign(jsonSchema, z.toJSONSchema(shape, { io: "input" }), { $schema: undefined });

@@ -1,0 +1,92 @@
+import type { z } from "zod";
+import * as filterParams from "../provider/client/filters";
+import * as piiParams from "../provider/client/pii";
+import * as schema from "../provider/schema";
+import { PiiOptOutSubmitResult } from "../provider/schema/pii";
+
+/**
+ * Which zod schemas become which public interfaces, in which file (scripts/generate-types.ts).
+ * `output` types say what a parse answers (the client's answers), `input` types what a caller
+ * writes (the parameters of the client's methods).
+ */
+
+/** One named type of a generated file. */
+export interface PublicType {
+  /** The type's name: the name of its schema, as the schema's module exports both. */
+  name: string;
+  /** The zod schema it is written from; met below another schema, it is written as `name`. */
+  schema: z.core.$ZodType;
+  /** What the type describes: what a parse gives (`output`) or what a caller writes (`input`). */
+  mode: "input" | "output";
+  /** The type parameters, as TypeScript writes them between `<` and `>`. */
+  typeParameters?: string;
+  /** The type's description where its schema is another type's (an alias); else the schema's own. */
+  description?: string;
+  /** A named object type whose members (the same schemas) this one has too: written as `extends`. */
+  extends?: string;
+}
+
+/** One generated file. */
+export interface PublicTypeFile {
+  /** Its path from the repository's root. */
+  path: string;
+  /** What the file holds: the first comment of the file. */
+  description: string;
+  /** Hand-written types the TypeScript-only spellings of its schemas name, by module. */
+  imports?: Record<string, readonly string[]>;
+  /** Its types, in order. */
+  types: readonly PublicType[];
+}
+
+/**
+ * The named types of `module` in one direction, each written from the schema the module exports
+ * under its name; `extended` names the object type each extends, by name.
+ */
+function typesOf(module: object, mode: PublicType["mode"], names: readonly string[], extended: Record<string, string> = {}): PublicType[] {
+  return names.map((name) => {
+    const schema = (module as Record<string, z.core.$ZodType | undefined>)[name];
+    if (schema === undefined) throw new Error(`no schema named ${name} (scripts/public-types.ts)`);
+    return { name, schema, mode, ...(extended[name] === undefined ? {} : { extends: extended[name] }) };
+  });
+}
+
+/** The files scripts/generate-types.ts writes. */
+export const PUBLIC_TYPE_FILES: readonly PublicTypeFile[] = [
+  {
+    path: "provider/schema/records.ts",
+    description:
+      "The records of the Insights API (spec section 2) as plain TypeScript interfaces: what the client answers and the data sources return. They are the public types of the package; the zod schemas of the other modules of this folder, which they are written from, parse the wire into them and stay an implementation detail, so that a program type-checks without zod's declarations. Objects the service may extend keep an index signature of unknown fields.",
+    types: [
+      ...typesOf(schema, "output", ["Timestamp", "AlertTimestamp", "LookupValues", "ErrorBody", "RuleLeaf", "RuleGroup", "RuleNode"]),
+      ...typesOf(schema, "output", ["SavedFilter", "SavedFilterInput"]),
+      // What a caller writes: an id may be a number.
+      ...typesOf(schema, "input", ["SavedFilterUpdate"]),
+      ...typesOf(schema, "output", ["SavedFilterList", "SavedFilterUpdateResponse", "DeletedFilter", "SavedFilterDeleteResponse"]),
+      ...typesOf(schema, "output", ["AlertTimelinePoint", "AlertFields", "AlertSummary", "AlertDetail", "AlertList"], { AlertSummary: "AlertFields", AlertDetail: "AlertFields" }),
+      ...typesOf(schema, "output", ["MetricValue", "MetricMembers", "TimeSeriesPoint", "DimensionalDatum", "GroupByPoint", "MetricMeta", "MetricResponse"]),
+      ...typesOf(schema, "output", ["GroupByTotal", "GroupByResponse", "GroupByDimensionList", "DimensionTagList", "MetricDimensionReferenceList"]),
+      ...typesOf(schema, "output", ["FilterReferenceList", "KpiList", "PiiOptOutSubmission"]),
+      // The client's answer to a POST, not the wire's (provider/schema/pii.ts).
+      { name: "PiiOptOutSubmitResponse", schema: PiiOptOutSubmitResult, mode: "output" },
+      ...typesOf(schema, "output", ["PiiOptOutRequest", "PiiOptOutRequestList", "Session", "SessionList", "ViewerSummary", "SessionDimensionList", "DiscoveryList"]),
+    ],
+  },
+  {
+    path: "provider/client/params.ts",
+    description:
+      "The parameters of the client's methods as plain TypeScript interfaces: the public types of those methods. The zod schemas they are written from check them before sending and stay an implementation detail.",
+    types: [
+      ...typesOf(filterParams, "input", ["SavedFilterField", "FilterLookupName", "FilterListQuery", "FilterGetParams", "FilterFindByNameParams"]),
+      { name: "FilterToCreate", schema: schema.SavedFilterInput, mode: "input", description: "The writable fields of a saved filter to create (spec 4.8, POST body item)." },
+      ...typesOf(filterParams, "input", ["FilterCreateParams"]),
+      {
+        name: "FilterChange",
+        schema: schema.SavedFilterUpdate,
+        mode: "input",
+        description: "A change of one filter (spec 4.8, PUT body item): its id and the fields to merge into it; `null` clears `category` and `subcategory`.",
+      },
+      ...typesOf(filterParams, "input", ["FilterUpdateParams", "FilterDeleteParams", "FilterFieldsParams", "FilterLookupParams", "SubcategoryQuery"]),
+      ...typesOf(piiParams, "input", ["PiiSubmitArguments", "PiiListQuery", "PiiGetParams"]),
+    ],
+  },
+];
