@@ -229,21 +229,21 @@ function typeOf(node: Node, place: Place, indent: string, asRoot = false): strin
 
 /**
  * An object type: its members, each with its description, and an index signature for unknown
- * fields. `base`: the object the written interface extends, whose members (the same schemas) and
+ * fields. `bases`: the objects the written interface extends, whose members (the same schemas) and
  * index signature are not written again.
  */
-function objectType(definition: Definition, place: Place, indent: string, base?: Definition): string {
+function objectType(definition: Definition, place: Place, indent: string, bases: readonly Definition[] = []): string {
   const inside = `${indent}  `;
   const lines: string[] = [];
   const catchall = definition.catchall === undefined ? undefined : definitionOf(definition.catchall).type;
   const keys = Object.keys(definition.shape!);
   if (catchall === "never" && keys.length === 0) lines.push(`${inside}[key: string]: never;`);
-  else if (catchall !== undefined && catchall !== "never" && base?.catchall !== definition.catchall) {
+  else if (catchall !== undefined && catchall !== "never" && !bases.some((base) => base.catchall === definition.catchall)) {
     lines.push(`${inside}[field: string]: ${typeOf(definition.catchall!, { ...place, where: `${place.where}.*` }, inside)};`);
   }
   for (const key of keys) {
     const member = definition.shape![key]!;
-    if (base?.shape?.[key] === member) continue;
+    if (bases.some((base) => base.shape?.[key] === member)) continue;
     const memberPlace = { ...place, where: `${place.where}.${key}` };
     const description = descriptionOf(member, memberPlace);
     if (description === undefined) fail(memberPlace, "a member without a description (.describe() or .meta({ description }))");
@@ -257,6 +257,25 @@ function objectType(definition: Definition, place: Place, indent: string, base?:
   return lines.length === 0 ? "{}" : `{\n${lines.join("\n")}\n${indent}}`;
 }
 
+/** The index of the brace that closes the one `text` opens with. */
+function closingBrace(text: string): number {
+  let depth = 0;
+  for (let index = 0; index < text.length; index++) {
+    if (text[index] === "{") depth++;
+    else if (text[index] === "}" && --depth === 0) return index;
+  }
+  return -1;
+}
+
+/** The object a schema is in this direction: through the transform that follows it in a parse, or a lazy. */
+function objectDefinition(node: Node, mode: Place["mode"]): Definition | undefined {
+  const definition = definitionOf(node);
+  if (definition.type === "object") return definition;
+  if (definition.type === "pipe") return objectDefinition(mode === "input" ? definition.in! : definition.out!, mode);
+  if (definition.type === "lazy") return objectDefinition((node as unknown as { _zod: { innerType: Node } })._zod.innerType, mode);
+  return undefined;
+}
+
 /** One named type: its description, then an interface (an object) or a type alias. */
 function declaration(type: PublicType, names: Names, used: Place["used"]): string {
   const place: Place = { mode: type.mode, names, rootName: type.name, where: type.name, used };
@@ -264,15 +283,19 @@ function declaration(type: PublicType, names: Names, used: Place["used"]): strin
   if (description === undefined) fail(place, "a named type without a description (.describe() on its schema, or `description` in scripts/public-types.ts)");
   const parameters = type.typeParameters === undefined ? "" : `<${type.typeParameters}>`;
   if (type.extends !== undefined) {
-    const base = [...names.byNode.values()].find((named) => named.name === type.extends);
-    const definition = definitionOf(type.schema);
-    if (base === undefined || definition.type !== "object") fail(place, `extends ${type.extends}, which is not a named object type`);
-    const written = objectType(definition, place, "", definitionOf(base.schema));
-    place.used.add(base);
-    return `${docComment(description, "")}\nexport interface ${type.name}${parameters} extends ${type.extends} ${written}`;
+    const bases = type.extends.map((extended) => {
+      const base = [...names.byNode.values()].find((named) => named.name === extended.replace(/<.*$/, ""));
+      const definition = base === undefined ? undefined : objectDefinition(base.schema, type.mode);
+      if (base === undefined || definition === undefined) return fail(place, `extends ${extended}, which is not a named object type`);
+      place.used.add(base);
+      return definition;
+    });
+    const definition = objectDefinition(type.schema, type.mode) ?? fail(place, "extends other types but is not an object");
+    const written = objectType(definition, place, "", bases);
+    return `${docComment(description, "")}\nexport interface ${type.name}${parameters} extends ${type.extends.join(", ")} ${written}`;
   }
   const written = typeOf(type.schema, place, "", true);
-  const isObject = written.startsWith("{") && written.endsWith("}");
+  const isObject = written.startsWith("{") && closingBrace(written) === written.length - 1;
   const body = isObject ? `export interface ${type.name}${parameters} ${written}` : `export type ${type.name}${parameters} = ${written};`;
   return `${docComment(description, "")}\n${body}`;
 }

@@ -1,6 +1,11 @@
 import type { z } from "zod";
+import { ALERT_PARAMS } from "../provider/client/alerts";
+import * as ranges from "../provider/client/core/time-range";
+import * as filterArguments from "../provider/client/core/validation";
 import * as filterParams from "../provider/client/filters";
+import { metricParamSchemas } from "../provider/client/metrics";
 import * as piiParams from "../provider/client/pii";
+import * as sessionSchemas from "../provider/client/sessions";
 import * as schema from "../provider/schema";
 import { PiiOptOutSubmitResult } from "../provider/schema/pii";
 
@@ -22,8 +27,8 @@ export interface PublicType {
   typeParameters?: string;
   /** The type's description where its schema is another type's (an alias); else the schema's own. */
   description?: string;
-  /** A named object type whose members (the same schemas) this one has too: written as `extends`. */
-  extends?: string;
+  /** Named object types whose members (the same schemas) this one has too, with their type arguments: written as `extends`. */
+  extends?: readonly string[];
 }
 
 /** One generated file. */
@@ -46,8 +51,20 @@ function typesOf(module: object, mode: PublicType["mode"], names: readonly strin
   return names.map((name) => {
     const schema = (module as Record<string, z.core.$ZodType | undefined>)[name];
     if (schema === undefined) throw new Error(`no schema named ${name} (scripts/public-types.ts)`);
-    return { name, schema, mode, ...(extended[name] === undefined ? {} : { extends: extended[name] }) };
+    return { name, schema, mode, ...(extended[name] === undefined ? {} : { extends: [extended[name]] }) };
   });
+}
+
+/** The schemas of the metrics and sessions families, as a family builds them for its clock (the clock is not read here). */
+const metricParams = metricParamSchemas(false, Date.now);
+const sessionParams = sessionSchemas.sessionParamSchemas(Date.now);
+
+/** The type parameters of the metric queries: the metrics asked for, and the family. */
+const METRIC_QUERY = "Metric extends AcceptedMetricName, RealTime extends boolean";
+
+/** A generic or extending type of the metrics family, by its name in {@link metricParamSchemas}. */
+function metricType(name: keyof typeof metricParams, typeParameters: string | undefined, ...extended: string[]): PublicType {
+  return { name, schema: metricParams[name], mode: "input", ...(typeParameters === undefined ? {} : { typeParameters }), ...(extended.length === 0 ? {} : { extends: extended }) };
 }
 
 /** The files scripts/generate-types.ts writes. */
@@ -87,6 +104,31 @@ export const PUBLIC_TYPE_FILES: readonly PublicTypeFile[] = [
       },
       ...typesOf(filterParams, "input", ["FilterUpdateParams", "FilterDeleteParams", "FilterFieldsParams", "FilterLookupParams", "SubcategoryQuery"]),
       ...typesOf(piiParams, "input", ["PiiSubmitArguments", "PiiListQuery", "PiiGetParams"]),
+      metricType("SeriesParams", "RealTime extends boolean"),
+      metricType("MetricParams", METRIC_QUERY, "SeriesParams<RealTime>"),
+      metricType("SelectionParams", METRIC_QUERY, "SeriesParams<RealTime>"),
+      metricType("GroupByOptions", undefined),
+      metricType("GroupByParams", METRIC_QUERY, "MetricParams<Metric, RealTime>", "GroupByOptions"),
+      metricType("SelectionGroupByParams", METRIC_QUERY, "SelectionParams<Metric, RealTime>", "GroupByOptions"),
+      metricType("TagGroupByParams", METRIC_QUERY, "MetricParams<Metric, RealTime>", "GroupByOptions"),
+      metricType("MetricListingParams", undefined),
+      ...typesOf({ ...sessionParams, ViewerIdentity: sessionSchemas.ViewerIdentity }, "input", ["SampleSessionParams", "ViewerIdentity", "ViewerSummaryParams", "ViewerSessionParams"]),
+      { name: "AlertListParams", schema: ALERT_PARAMS.content, mode: "input", typeParameters: "Metric extends string" },
+      { name: "AlertDetailParams", schema: ALERT_PARAMS.AlertDetailParams, mode: "input" },
+    ],
+    imports: {
+      "./core/validation": ["AcceptedMetricName", "GroupByName", "MetricFilters", "SessionFilters"],
+      "./metrics": ["MetricRange"],
+    },
+  },
+  {
+    path: "provider/client/core/params.ts",
+    description:
+      "The arguments the query families share, as plain TypeScript interfaces: time ranges and filters. The zod schemas they are written from (time-range.ts, validation.ts) stay an implementation detail.",
+    types: [
+      ...typesOf(ranges, "input", ["DateInput", "ExplicitRange", "LastDaysRange", "LastMinutesRange", "TimeRange"]),
+      ...typesOf(filterArguments, "input", ["FilterValue", "TagFilters"]),
+      { name: "FilterArguments", schema: filterArguments.FilterArguments, mode: "input", typeParameters: "Filters" },
     ],
   },
 ];

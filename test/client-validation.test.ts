@@ -4,26 +4,11 @@ import { ArgumentError, PayloadTooLargeError } from "../provider/client/core/err
 import { GROUP_BY_SHAPE, mergeByMembers, mergeByTime, PLAIN_SHAPE, single } from "../provider/client/metric-merge";
 import { groupByResult, metricResult } from "../provider/client/metric-results";
 import { chunk, chunkWithPinned, dedupeBy, fetchHalving, granularityGrid, halveInterval, splitIntoWindows, type Grid } from "../provider/client/core/split";
-import {
-  checkRangeLimits,
-  checkTimeRange,
-  DAY_MS,
-  HOUR_MS,
-  MINUTE_MS,
-  rangeQuery,
-  resolveRange,
-  type Interval,
-  type RangePolicy,
-} from "../provider/client/core/time-range";
-import {
-  checkChoiceList,
-  checkFilterArguments,
-  checkGranularity,
-  checkGroupByDimension,
-  checkKnownKeys,
-  checkMetricName,
-} from "../provider/client/core/validation";
-import { METRIC_FILTER_NAMES, SESSION_FILTER_NAMES, timestampOf, type MetricResponse } from "../provider/schema";
+import { DAY_MS, HOUR_MS, MINUTE_MS, rangeQuery, resolveRange, timeRange, timeRangeAt, type Interval, type RangePolicy } from "../provider/client/core/time-range";
+import { Granularity, parseArgument, parseParams, zChoiceList } from "../provider/client/core/validation";
+import { metricParamSchemas } from "../provider/client/metrics";
+import { sessionParamSchemas } from "../provider/client/sessions";
+import { timestampOf, type MetricResponse } from "../provider/schema";
 
 // Pure unit tests of the client's argument checks, splitting and merging (no I/O). The same logic
 // is exercised end to end over HTTP in client-metrics, client-sessions and client-alerts tests.
@@ -31,6 +16,17 @@ import { METRIC_FILTER_NAMES, SESSION_FILTER_NAMES, timestampOf, type MetricResp
 const NOW = Date.parse("2026-11-20T12:30:00.000Z");
 const HISTORICAL: RangePolicy = { family: "historical metrics", formats: ["explicit", "lastDays"], maxAgeMs: 396 * DAY_MS, daysAnchor: "hour" };
 const REAL_TIME: RangePolicy = { family: "real-time metrics", formats: ["explicit", "lastMinutes"], maxAgeMs: 15 * MINUTE_MS, maxDurationMs: 15 * MINUTE_MS, daysAnchor: "now" };
+
+/** The params of historical metrics and of sessions, checked by the clock of these tests. */
+const metricParams = metricParamSchemas(false, () => NOW);
+const sessionParams = sessionParamSchemas(() => NOW);
+/** A time range of `policy`, parsed as a method parses its `range`. */
+const checkTimeRange = (range: unknown, policy: RangePolicy) => parseArgument(timeRange(policy), range, "range");
+/** An explicit range held to the limits of `policy` by the clock of these tests. */
+const checkRangeLimits = ({ startMs, endMs }: Interval, nowMs: number, policy: RangePolicy) => parseArgument(timeRangeAt(policy, () => nowMs), { start: startMs, end: endMs }, "range");
+/** The query of filter arguments, as a metrics method (or, with `sessions`, a sample-sessions method) sends it. */
+const filterQueryOf = (filters: object, family: "metrics" | "sessions" = "metrics") =>
+  family === "metrics" ? parseParams(metricParams.MetricParams, { metric: "attempts", ...filters }).series.query : parseParams(sessionParams.SampleSessionParams, filters);
 
 /** The ArgumentError `run` throws (fails the test when it throws nothing or something else). */
 function argumentError(run: () => unknown): ArgumentError {
@@ -97,51 +93,59 @@ describe("time ranges (spec 4.1)", () => {
 
 describe("filters (spec 4.2, 4.6, 4.7)", () => {
   it("repeats a key for OR, prefixes tags and keeps comma strings as one value", () => {
-    const query = checkFilterArguments(
-      { filters: { cdn: ["Akamai", "Fastly"], geo_country_code: "US" }, tags: { specialContentId: "a,b" } },
-      METRIC_FILTER_NAMES,
-    );
+    const query = filterQueryOf({ filters: { cdn: ["Akamai", "Fastly"], geo_country_code: "US" }, tags: { specialContentId: "a,b" } });
     expect(query).toEqual({ cdn: ["Akamai", "Fastly"], geo_country_code: ["US"], tag_specialContentId: ["a,b"] });
   });
 
   it("refuses filter_id combined with dimension or tag filters", () => {
-    const error = argumentError(() => checkFilterArguments({ filterId: 12, tags: { show: "x" } }, METRIC_FILTER_NAMES));
+    const error = argumentError(() => filterQueryOf({ filterId: 12, tags: { show: "x" } }));
     expect(error.path).toBe("filterId");
     expect(error.message).toContain("one filter type per request");
-    expect(checkFilterArguments({ filterId: 12 }, METRIC_FILTER_NAMES)).toEqual({ filter_id: "12" });
+    expect(filterQueryOf({ filterId: 12 })).toEqual({ filter_id: "12" });
   });
 
   it("suggests the nearest filter name for a near miss", () => {
-    const error = argumentError(() => checkFilterArguments({ filters: { geo_cty_name: "Paris" } }, METRIC_FILTER_NAMES));
+    const error = argumentError(() => filterQueryOf({ filters: { geo_cty_name: "Paris" } }));
     expect(error.path).toBe("filters.geo_cty_name");
     expect(error.message).toContain('did you mean "geo_city_name"?');
   });
 
   it("takes booleans for boolean session filters and refuses other values", () => {
-    expect(checkFilterArguments({ filters: { is_video_start_failure: true } }, SESSION_FILTER_NAMES)).toEqual({ is_video_start_failure: ["true"] });
-    expect(argumentError(() => checkFilterArguments({ filters: { is_video_start_failure: "yes" } }, SESSION_FILTER_NAMES)).message).toContain("true or false");
+    expect(filterQueryOf({ filters: { is_video_start_failure: true } }, "sessions")).toEqual({ is_video_start_failure: ["true"] });
+    expect(argumentError(() => filterQueryOf({ filters: { is_video_start_failure: "yes" } }, "sessions")).message).toContain("true or false");
   });
 
   it("refuses empty values and tag names given with their prefix", () => {
-    expect(argumentError(() => checkFilterArguments({ filters: { cdn: [] } }, METRIC_FILTER_NAMES)).message).toContain("matches nothing");
-    expect(argumentError(() => checkFilterArguments({ tags: { tag_show: "x" } }, METRIC_FILTER_NAMES)).message).toContain('without the "tag_" prefix: "show"');
+    expect(argumentError(() => filterQueryOf({ filters: { cdn: [] } })).message).toContain("matches nothing");
+    expect(argumentError(() => filterQueryOf({ tags: { tag_show: "x" } })).message).toContain('without the "tag_" prefix: "show"');
+  });
+
+  it("refuses filters and tags that are not maps instead of reading them key by key", () => {
+    const filters = argumentError(() => filterQueryOf({ filters: "cdn" }));
+    expect(filters.path).toBe("filters");
+    expect(filters.message).toBe('filters: must be an object of filter names to values, such as { cdn: ["Akamai", "Fastly"] }, got "cdn"');
+    const tags = argumentError(() => filterQueryOf({ tags: ["show"] }, "sessions"));
+    expect(tags.path).toBe("tags");
+    expect(tags.message).toContain('must be an object of tag names (without "tag_") to values');
   });
 });
 
 describe("names and options", () => {
   it("suggests the nearest metric name", () => {
-    const error = argumentError(() => checkMetricName("atempts", "metric"));
+    const error = argumentError(() => parseParams(metricParams.MetricParams, { metric: "atempts" }));
     expect(error.message).toBe('metric: "atempts" is not a known metric name; did you mean "attempts"?');
   });
 
   it("allows an error-code dimension only with its metric (spec 4.7)", () => {
-    expect(checkGroupByDimension("video-start-failure-error", ["video-start-failures"])).toBe("video-start-failure-error");
-    const error = argumentError(() => checkGroupByDimension("video-start-failure-error", ["attempts"]));
+    const groupBy = (metric: string, dimension: string) => parseParams(metricParams.GroupByParams, { metric, dimension }).dimension;
+    expect(groupBy("video-start-failures", "video-start-failure-error")).toBe("video-start-failure-error");
+    const error = argumentError(() => groupBy("attempts", "video-start-failure-error"));
     expect(error.message).toContain('groups only the metric "video-start-failures"');
-    expect(argumentError(() => checkGroupByDimension("geo-cty-name", ["attempts"])).message).toContain('did you mean "geo-city-name"?');
+    expect(argumentError(() => groupBy("attempts", "geo-cty-name")).message).toContain('did you mean "geo-city-name"?');
   });
 
   it("checks granularities: PT1M to P10W or ALL", () => {
+    const checkGranularity = (text: string) => parseArgument(Granularity, text, "granularity");
     expect(checkGranularity("PT6H")).toEqual({ text: "PT6H", stepMs: 6 * HOUR_MS });
     expect(checkGranularity("P10W").stepMs).toBe(70 * DAY_MS);
     expect(checkGranularity("ALL").stepMs).toBeUndefined();
@@ -151,10 +155,22 @@ describe("names and options", () => {
   });
 
   it("refuses repeated list items and misspelt argument names", () => {
-    expect(argumentError(() => checkChoiceList(["info", "info"], ["info", "warning"], "severity", "severities")).path).toBe("severity[1]");
-    const error = argumentError(() => checkKnownKeys({ metric: "attempts", rnage: {} }, ["metric", "range"]));
+    expect(argumentError(() => parseArgument(zChoiceList(["info", "warning"], "severities"), ["info", "info"], "severity")).path).toBe("severity[1]");
+    const error = argumentError(() => parseParams(metricParams.MetricParams, { metric: "attempts", rnage: {} }));
     expect(error.path).toBe("params.rnage");
     expect(error.message).toContain('did you mean "range"?');
+  });
+});
+
+describe("viewer identities (spec 4.3, 4.4)", () => {
+  it("says what is wrong with a viewer's id or IP address without repeating it: it is personal data", () => {
+    const viewerSessions = (params: object) => parseParams(sessionParams.ViewerSessionParams, params);
+    const address = argumentError(() => viewerSessions({ viewerIp: "203.0.113" }));
+    expect(address.message).toBe("viewerIp: must be an IPv4 or IPv6 address (spec 4.3), got a string that is not one (not repeated: personal data)");
+    expect(argumentError(() => viewerSessions({ viewerIp: 2030113 })).message).not.toContain("2030113");
+    expect(argumentError(() => viewerSessions({ viewerId: 48151623 })).message).toBe("viewerId: must be a non-empty string, got a number (not repeated: personal data)");
+    expect(argumentError(() => viewerSessions({ viewerId: "v-1", viewerIp: "203.0.113.7" })).message).toBe("viewerId: give exactly one of viewerId or viewerIp (spec 4.3, 4.4)");
+    expect(viewerSessions({ viewerIp: "2001:db8::1", range: { lastDays: 2 }, limit: 600 })).toMatchObject({ identity: { viewer_ip: "2001:db8::1" }, range: { days: 2 }, limit: 600 });
   });
 });
 

@@ -6,6 +6,12 @@ import type * as params from "../provider/client/params";
 import * as piiSchema from "../provider/schema/pii";
 import * as filters from "../provider/client/filters";
 import * as pii from "../provider/client/pii";
+import { ALERT_PARAMS, type ContentAlertMetric } from "../provider/client/alerts";
+import type * as shared from "../provider/client/core/params";
+import * as ranges from "../provider/client/core/time-range";
+import * as validation from "../provider/client/core/validation";
+import { metricParamSchemas } from "../provider/client/metrics";
+import { sessionParamSchemas, ViewerIdentity } from "../provider/client/sessions";
 import * as spec from "../provider/resources/saved-filter/spec";
 import * as progress from "../provider/resources/pii-opt-out-request/progress";
 import * as accounts from "../emulator/accounts";
@@ -85,6 +91,31 @@ describe("public interfaces equal the schemas' types", () => {
     expectTypeOf<params.PiiSubmitArguments>().toEqualTypeOf<z.input<typeof pii.PiiSubmitArguments>>();
     expectTypeOf<params.PiiListQuery>().toEqualTypeOf<z.input<typeof pii.PiiListQuery>>();
     expectTypeOf<params.PiiGetParams>().toEqualTypeOf<z.input<typeof pii.PiiGetParams>>();
+  });
+
+  it("parameters of the query families (provider/client/params.ts, core/params.ts), as a caller writes them", () => {
+    // The generic types at the arguments a family's schemas are built for: any metric of either family (historical or real time), content alerts.
+    type Metrics = ReturnType<typeof metricParamSchemas>;
+    type Sessions = ReturnType<typeof sessionParamSchemas>;
+    expectTypeOf<params.SeriesParams<boolean>>().toEqualTypeOf<z.input<Metrics["SeriesParams"]>>();
+    expectTypeOf<Flat<params.MetricParams<validation.AcceptedMetricName, boolean>>>().toEqualTypeOf<z.input<Metrics["MetricParams"]>>();
+    expectTypeOf<Flat<params.SelectionParams<validation.AcceptedMetricName, boolean>>>().toEqualTypeOf<z.input<Metrics["SelectionParams"]>>();
+    expectTypeOf<params.GroupByOptions>().toEqualTypeOf<z.input<Metrics["GroupByOptions"]>>();
+    expectTypeOf<Flat<params.GroupByParams<validation.AcceptedMetricName, boolean>>>().toEqualTypeOf<z.input<Metrics["GroupByParams"]>>();
+    expectTypeOf<Flat<params.SelectionGroupByParams<validation.AcceptedMetricName, boolean>>>().toEqualTypeOf<z.input<Metrics["SelectionGroupByParams"]>>();
+    expectTypeOf<Flat<params.TagGroupByParams<validation.AcceptedMetricName, boolean>>>().toEqualTypeOf<z.input<Metrics["TagGroupByParams"]>>();
+    expectTypeOf<params.MetricListingParams>().toEqualTypeOf<z.input<Metrics["MetricListingParams"]>>();
+    expectTypeOf<params.SampleSessionParams>().toEqualTypeOf<z.input<Sessions["SampleSessionParams"]>>();
+    expectTypeOf<params.ViewerIdentity>().toEqualTypeOf<z.input<typeof ViewerIdentity>>();
+    expectTypeOf<params.AlertListParams<ContentAlertMetric>>().toEqualTypeOf<z.input<typeof ALERT_PARAMS.content>>();
+    expectTypeOf<params.AlertDetailParams>().toEqualTypeOf<z.input<typeof ALERT_PARAMS.AlertDetailParams>>();
+    expectTypeOf<shared.DateInput>().toEqualTypeOf<z.input<typeof ranges.DateInput>>();
+    expectTypeOf<shared.ExplicitRange>().toEqualTypeOf<z.input<typeof ranges.ExplicitRange>>();
+    expectTypeOf<shared.LastDaysRange>().toEqualTypeOf<z.input<typeof ranges.LastDaysRange>>();
+    expectTypeOf<shared.LastMinutesRange>().toEqualTypeOf<z.input<typeof ranges.LastMinutesRange>>();
+    expectTypeOf<shared.TimeRange>().toEqualTypeOf<z.input<typeof ranges.TimeRange>>();
+    expectTypeOf<shared.FilterValue>().toEqualTypeOf<z.input<typeof validation.FilterValue>>();
+    expectTypeOf<shared.TagFilters>().toEqualTypeOf<z.input<typeof validation.TagFilters>>();
   });
 
   it("what resources keep in their state", () => {

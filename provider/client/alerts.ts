@@ -1,11 +1,14 @@
+import { z } from "zod";
 import { AD_ALERT_METRICS, AlertDetail, AlertList, ALERT_SEVERITIES, ALERT_STATUSES, CONTENT_ALERT_METRICS } from "../schema";
-import { ArgumentError, describeValue } from "./core/errors";
+import { typeScriptType } from "../schema/meta";
+import { describeValue } from "./core/errors";
 import { QueryFamily } from "./core/family";
 import type { QueryParams } from "./core/request";
 import { dedupeBy, splitIntoWindows } from "./core/split";
-import { checkTimeRange, DAY_MS, type ExplicitRange, type RangePolicy, rangeQuery } from "./core/time-range";
+import { DAY_MS, type RangePolicy, rangeQuery, timeRange } from "./core/time-range";
 import type { CallOptions } from "./core/transport";
-import { checkChoiceList, checkKnownKeys } from "./core/validation";
+import { parseParams, zChoiceList, zText } from "./core/validation";
+import type * as params from "./params";
 
 /** Spec 4.9, 8: the longest range of one alert-list request. */
 export const ALERT_WINDOW_MS = 30 * DAY_MS;
@@ -23,28 +26,42 @@ export type ContentAlertMetric = (typeof CONTENT_ALERT_METRICS)[number];
 export type AdAlertMetric = (typeof AD_ALERT_METRICS)[number];
 
 /** Arguments of the alert lists (spec 4.9). */
-export interface AlertListParams<Metric extends string> {
-  /** Alerts with a status change inside the range; any length (split into 30-day windows). */
-  range?: ExplicitRange;
-  /** Default all three. */
-  severity?: readonly AlertSeverity[];
-  /** Default both. */
-  status?: readonly AlertStatus[];
-  /** Default all of the kind. */
-  alertMetric?: readonly Metric[];
-}
-
+export type AlertListParams<Metric extends string> = params.AlertListParams<Metric>;
 /** Arguments of an alert detail. */
-export interface AlertDetailParams {
-  /** The alert's id, as the lists answer it. */
-  alertId: string;
+export type AlertDetailParams = params.AlertDetailParams;
+
+/**
+ * The params of the list of `kind` alerts, whose metrics are `metrics`, answered as the query
+ * (spec 4.9: comma-separated lists) and the range.
+ */
+function alertListParams<const Metrics extends readonly string[]>(kind: string, metrics: Metrics) {
+  return z
+    .strictObject({
+      range: timeRange(ALERT_POLICY).optional().describe("Alerts with a status change inside the range; any length (split into 30-day windows)."),
+      severity: zChoiceList(ALERT_SEVERITIES, "severities").optional().describe("Default all three."),
+      status: zChoiceList(ALERT_STATUSES, "statuses").optional().describe("Default both."),
+      alertMetric: typeScriptType(zChoiceList(metrics, `${kind} alert metrics`), "readonly Metric[]").optional().describe("Default all of the kind."),
+    })
+    .transform(({ range, severity, status, alertMetric }) => ({
+      range,
+      query: { severity: severity?.join(","), status: status?.join(","), alert_metric: alertMetric?.join(",") } satisfies QueryParams,
+    }))
+    .describe("Arguments of the alert lists (spec 4.9).");
 }
 
-const LIST_KEYS = ["range", "severity", "status", "alertMetric"];
+/** @internal The zod schemas of the params of the AI alerts family (spec 4.9). */
+export const ALERT_PARAMS = {
+  content: alertListParams("content", CONTENT_ALERT_METRICS),
+  ad: alertListParams("ad", AD_ALERT_METRICS),
+  AlertDetailParams: z
+    .strictObject({ alertId: zText((given) => `must be an alert id as listed, got ${describeValue(given)}`).describe("The alert's id, as the lists answer it.") })
+    .describe("Arguments of an alert detail."),
+};
 
-const KINDS = {
-  content: { path: "/insights/2.6/ai-alerts/content-metrics", metrics: CONTENT_ALERT_METRICS },
-  ad: { path: "/insights/2.6/ai-alerts/ad-metrics", metrics: AD_ALERT_METRICS },
+/** The path of each kind of alerts (spec 4.9). */
+const PATHS = {
+  content: "/insights/2.6/ai-alerts/content-metrics",
+  ad: "/insights/2.6/ai-alerts/ad-metrics",
 } as const;
 
 /**
@@ -74,19 +91,11 @@ export class AlertsApi extends QueryFamily {
     return this.detail("ad", params, requestOptions);
   }
 
-  private async list(kind: keyof typeof KINDS, params: AlertListParams<string>, requestOptions: CallOptions | undefined): Promise<AlertList> {
-    checkKnownKeys(params, LIST_KEYS);
-    const { path, metrics } = KINDS[kind];
-    // Spec 4.9: the filters are comma-separated lists.
-    const list = <Choice extends string>(values: unknown, choices: readonly Choice[], name: string, noun: string) =>
-      values === undefined ? undefined : checkChoiceList(values, choices, name, noun).join(",");
-    const query: QueryParams = {
-      severity: list(params.severity, ALERT_SEVERITIES, "severity", "severities"),
-      status: list(params.status, ALERT_STATUSES, "status", "statuses"),
-      alert_metric: list(params.alertMetric, metrics, "alertMetric", `${kind} alert metrics`),
-    };
-    if (params.range === undefined) return this.get(path, query, AlertList, requestOptions);
-    const windows = splitIntoWindows(checkTimeRange(params.range, ALERT_POLICY), ALERT_WINDOW_MS);
+  private async list(kind: keyof typeof PATHS, params: AlertListParams<string>, requestOptions: CallOptions | undefined): Promise<AlertList> {
+    const { range, query } = parseParams(ALERT_PARAMS[kind], params);
+    const path = PATHS[kind];
+    if (range === undefined) return this.get(path, query, AlertList, requestOptions);
+    const windows = splitIntoWindows(range, ALERT_WINDOW_MS);
     this.logSplit(path, "range longer than 30 days (spec 8)", windows.length, requestOptions);
     const parts = await Promise.all(windows.map((window) => this.get(path, { ...query, ...rangeQuery(window) }, AlertList, requestOptions)));
     const alerts = dedupeBy(parts.flatMap((part) => part.alerts), (alert) => alert.id);
@@ -94,11 +103,8 @@ export class AlertsApi extends QueryFamily {
     return { alerts: alerts.sort((left, right) => right.timeline.start.timestamp.epoch_sec - left.timeline.start.timestamp.epoch_sec || left.id.localeCompare(right.id)) };
   }
 
-  private async detail(kind: keyof typeof KINDS, params: AlertDetailParams, requestOptions: CallOptions | undefined): Promise<AlertDetail> {
-    checkKnownKeys(params, ["alertId"]);
-    if (typeof params.alertId !== "string" || params.alertId.length === 0) {
-      throw new ArgumentError("alertId", `must be an alert id as listed, got ${describeValue(params.alertId)}`);
-    }
-    return this.get(`${KINDS[kind].path}/${encodeURIComponent(params.alertId)}`, {}, AlertDetail, requestOptions);
+  private async detail(kind: keyof typeof PATHS, params: AlertDetailParams, requestOptions: CallOptions | undefined): Promise<AlertDetail> {
+    const { alertId } = parseParams(ALERT_PARAMS.AlertDetailParams, params);
+    return this.get(`${PATHS[kind]}/${encodeURIComponent(alertId)}`, {}, AlertDetail, requestOptions);
   }
 }

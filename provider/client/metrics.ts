@@ -1,5 +1,6 @@
-import type { z } from "zod";
+import { z } from "zod";
 import {
+  ACCEPTED_METRIC_PATH_NAMES,
   DimensionTagList,
   FilterReferenceList,
   GroupByDimensionList,
@@ -10,7 +11,8 @@ import {
   MetricResponse,
   answeredMetrics,
 } from "../schema";
-import { ArgumentError, PayloadTooLargeError } from "./core/errors";
+import { checked, typeScriptType } from "../schema/meta";
+import { PayloadTooLargeError } from "./core/errors";
 import { GROUP_BY_SHAPE, type Merged, mergeByMembers, mergeByTime, PLAIN_SHAPE, single } from "./metric-merge";
 import { type GroupByResult, groupByResult, type MetricResult, metricResult } from "./metric-results";
 import { QueryFamily } from "./core/family";
@@ -18,8 +20,6 @@ import type { QueryParams, Requester } from "./core/request";
 import { chunk, chunkWithPinned, fetchHalving, granularityGrid, splitIntoWindows } from "./core/split";
 import {
   type CheckedRange,
-  checkRangeLimits,
-  checkTimeRange,
   DAY_MS,
   describeDuration,
   type ExplicitRange,
@@ -30,25 +30,28 @@ import {
   MINUTE_MS,
   type RangePolicy,
   rangeQuery,
-  resolveRange,
+  timeRangeAt,
 } from "./core/time-range";
 import type { CallOptions } from "./core/transport";
 import {
   type AcceptedMetricName,
-  checkChoice,
-  checkFilterArguments,
-  checkGranularity,
-  checkGroupByDimension,
-  checkIdentifier,
-  checkInteger,
-  checkKnownKeys,
-  checkMetricName,
-  checkMetricNames,
-  type FilterArguments,
+  filterMembers,
+  filterQuery,
   type Granularity,
-  type GroupByName,
-  type MetricFilters,
+  Granularity as GranularitySchema,
+  NoParams,
+  notAChoice,
+  parseParams,
+  zText,
+  QueryIdentifier,
+  refineGroupByDimension,
+  zChoice,
+  zChoiceList,
+  zFilters,
+  zGroupByName,
+  zInteger,
 } from "./core/validation";
+import type * as params from "./params";
 
 /** Spec 8: metrics per custom-selection request. */
 export const METRICS_PER_SELECTION = 12;
@@ -69,57 +72,21 @@ export type MetricRange<RealTime extends boolean> = [RealTime] extends [true]
     : HistoricalRange | RealTimeRange;
 
 /** Arguments shared by every metric time-series query (spec 4.6). */
-export interface SeriesParams<RealTime extends boolean> extends FilterArguments<MetricFilters> {
-  /** Default: the service's (last 24 hours historical, last 5 minutes real time). */
-  range?: MetricRange<RealTime>;
-  /** ISO 8601 duration, PT1M to P10W, or "ALL" (docs/api.md 10.4). Default PT1H historical, PT1M real time. */
-  granularity?: string;
-  /** KPI set of KPI-based metrics (spec 4.6); default 1. */
-  kpiId?: string | number;
-}
-
+export type SeriesParams<RealTime extends boolean> = params.SeriesParams<RealTime>;
 /** One metric (spec 4.6 `{base}/{metric_name}`). */
-export interface MetricParams<Metric extends AcceptedMetricName, RealTime extends boolean> extends SeriesParams<RealTime> {
-  /** The metric's name (spec 4.6, kebab-case: `plays`, `rebuffering-ratio`). */
-  metric: Metric;
-}
-
+export type MetricParams<Metric extends AcceptedMetricName, RealTime extends boolean> = params.MetricParams<Metric, RealTime>;
 /** Several metrics (spec 4.6 `{base}/custom-selection`); any number, 12 per request. */
-export interface SelectionParams<Metric extends AcceptedMetricName, RealTime extends boolean> extends SeriesParams<RealTime> {
-  /** The metrics' names (spec 4.6, kebab-case). */
-  metrics: readonly Metric[];
-}
-
+export type SelectionParams<Metric extends AcceptedMetricName, RealTime extends boolean> = params.SelectionParams<Metric, RealTime>;
 /** Arguments of the group-by queries (spec 4.6). */
-export interface GroupByOptions {
-  /** Entities per interval, 0 to 500 (0: the most, 500), default 50; above 50 the range is at most 24 hours (spec 8). */
-  limit?: number;
-  /** The metric to rank entities by: one of the requested metrics. Default the first. */
-  sortBy?: AcceptedMetricName;
-  /** Ranking order: `desc` for the highest first. */
-  order?: "asc" | "desc";
-}
-
+export type GroupByOptions = params.GroupByOptions;
 /** One metric grouped by a predefined or error-code dimension (spec 4.6, 4.7). */
-export interface GroupByParams<Metric extends AcceptedMetricName, RealTime extends boolean>
-  extends MetricParams<Metric, RealTime>, GroupByOptions {
-  /** The dimension to group by (spec 4.7, kebab-case: `isp`, `geo-country-code`), or an error-code dimension. */
-  dimension: GroupByName;
-}
-
+export type GroupByParams<Metric extends AcceptedMetricName, RealTime extends boolean> = params.GroupByParams<Metric, RealTime>;
 /** Several metrics grouped by a dimension (spec 4.6 `custom-selection/group-by/{dimension}`). */
-export interface SelectionGroupByParams<Metric extends AcceptedMetricName, RealTime extends boolean>
-  extends SelectionParams<Metric, RealTime>, GroupByOptions {
-  /** The dimension to group by (spec 4.7, kebab-case). */
-  dimension: GroupByName;
-}
-
+export type SelectionGroupByParams<Metric extends AcceptedMetricName, RealTime extends boolean> = params.SelectionGroupByParams<Metric, RealTime>;
 /** One metric grouped by a custom tag (spec 4.6 `group-by/dimension-tag/{custom_tag}`). */
-export interface TagGroupByParams<Metric extends AcceptedMetricName, RealTime extends boolean>
-  extends MetricParams<Metric, RealTime>, GroupByOptions {
-  /** The account's custom tag name, as `dimensionTags` lists it. */
-  tag: string;
-}
+export type TagGroupByParams<Metric extends AcceptedMetricName, RealTime extends boolean> = params.TagGroupByParams<Metric, RealTime>;
+/** The metric of a per-metric listing (spec 4.6 `{base}/{metric_name}/group-by`). */
+export type MetricListingParams = params.MetricListingParams;
 
 /** Options of a {@link MetricsApi}. */
 export interface MetricsApiOptions<RealTime extends boolean> {
@@ -128,9 +95,6 @@ export interface MetricsApiOptions<RealTime extends boolean> {
   /** The client's clock, epoch ms; used for the recency limits of spec 8 and to split relative ranges. */
   now?: () => number;
 }
-
-const SERIES_KEYS = ["range", "granularity", "kpiId", "filters", "tags", "filterId"] as const;
-const GROUP_BY_KEYS = ["limit", "sortBy", "order"] as const;
 
 /** What differs between historical and real-time metrics (spec 4.1, 4.6, 8). */
 interface Flavour {
@@ -175,6 +139,131 @@ interface CheckedSeries {
   granularity: Granularity;
 }
 
+/** The metric names accepted in a path, typed. */
+const METRIC_NAMES = ACCEPTED_METRIC_PATH_NAMES as readonly AcceptedMetricName[];
+
+/**
+ * @internal
+ * The zod schemas of the params of a metrics family (spec 4.1, 4.6, 4.7, 8): the arguments each
+ * method takes, and what it checks before any request, by the family's clock `now` (the recency
+ * limits, a relative range resolved once). Each answers what its method sends: the query of the
+ * series (range, granularity, filters, group-by options) and the interval it covers.
+ */
+export function metricParamSchemas(realTime: boolean, now: () => number) {
+  const flavour = realTime ? FLAVOURS.realTime : FLAVOURS.historical;
+  const series = {
+    range: typeScriptType(timeRangeAt(flavour.policy, now), "MetricRange<RealTime>")
+      .optional()
+      .describe("Default: the service's (last 24 hours historical, last 5 minutes real time)."),
+    granularity: GranularitySchema.optional().describe('ISO 8601 duration, PT1M to P10W, or "ALL" (docs/api.md 10.4). Default PT1H historical, PT1M real time.'),
+    kpiId: QueryIdentifier.optional().describe("KPI set of KPI-based metrics (spec 4.6); default 1."),
+    ...filterMembers(zFilters(METRIC_FILTER_NAMES, "MetricFilters")),
+  };
+  const groupBy = {
+    limit: zInteger(0, GROUP_BY_LIMITS.max)
+      .optional()
+      .describe("Entities per interval, 0 to 500 (0: the most, 500), default 50; above 50 the range is at most 24 hours (spec 8)."),
+    // Checked against the metrics requested, once they are known.
+    sortBy: typeScriptType(checked<AcceptedMetricName, unknown>(zChoice(METRIC_NAMES, "metric names"), (name) => name), "AcceptedMetricName")
+      .optional()
+      .describe("The metric to rank entities by: one of the requested metrics. Default the first."),
+    order: zChoice(["asc", "desc"], "orders").optional().describe("Ranking order: `desc` for the highest first."),
+  };
+  const metric = typeScriptType(zChoice(METRIC_NAMES, "metric names"), "Metric").describe("The metric's name (spec 4.6, kebab-case: `plays`, `rebuffering-ratio`).");
+  const metrics = typeScriptType(zChoiceList(METRIC_NAMES, "metric names"), "readonly Metric[]").describe("The metrics' names (spec 4.6, kebab-case).");
+
+  /** The series a query covers: the checked range (or the default), the granularity and the query. */
+  const seriesOf = (parsed: z.output<z.ZodObject<typeof series>>, context: z.RefinementCtx): CheckedSeries => {
+    const nowMs = now();
+    const interval = parsed.range?.interval ?? { startMs: nowMs - flavour.defaultRangeMs, endMs: nowMs };
+    const granularity = parsed.granularity ?? (GranularitySchema.parse(flavour.defaultGranularity) as Granularity);
+    const { windowMs } = flavour;
+    if (granularity.stepMs === undefined && windowMs !== undefined && interval.endMs - interval.startMs > windowMs) {
+      context.addIssue({
+        code: "custom",
+        path: ["granularity"],
+        message: `"ALL" gives one interval for the whole range, which cannot be assembled from the ${describeDuration(windowMs)} windows a longer range needs (spec 8); shorten the range to ${describeDuration(windowMs)} or use a granularity such as P1W`,
+      });
+    }
+    const query: QueryParams = {
+      ...filterQuery(parsed, context),
+      ...(parsed.granularity === undefined ? {} : { granularity: granularity.text }),
+      ...(parsed.kpiId === undefined ? {} : { kpi_id: parsed.kpiId }),
+    };
+    return { query, range: parsed.range?.range, interval, granularity };
+  };
+
+  /**
+   * {@link seriesOf} plus the group-by options (spec 4.6, 8). `sortBy` must be one of the requested
+   * metrics (the members, for quality-summary): entities are ranked by a metric answered.
+   */
+  const groupByOf = (
+    parsed: z.output<z.ZodObject<typeof series & typeof groupBy>>,
+    requested: readonly AcceptedMetricName[],
+    context: z.RefinementCtx,
+  ): CheckedSeries => {
+    const checkedSeries = seriesOf(parsed, context);
+    const { limit } = parsed;
+    const length = checkedSeries.interval.endMs - checkedSeries.interval.startMs;
+    // limit=0 asks for the most allowed, 500 (the emulator's reading; the spec only says "non-negative").
+    const effectiveLimit = limit === 0 ? GROUP_BY_LIMITS.max : limit;
+    if (effectiveLimit !== undefined && effectiveLimit > GROUP_BY_LIMITS.longRangeMax && length > GROUP_BY_LIMITS.longRangeMs) {
+      context.addIssue({
+        code: "custom",
+        path: ["limit"],
+        message: `${limit === 0 ? "0 (the maximum, 500) is" : "is"} above ${GROUP_BY_LIMITS.longRangeMax}, which needs a range of at most ${GROUP_BY_LIMITS.longRangeMs / HOUR_MS} hours (spec 8); this range is ${describeDuration(length)}: lower the limit or shorten the range`,
+      });
+    }
+    const ranked = requested.flatMap((name) => answeredMetrics(name));
+    if (parsed.sortBy !== undefined && !ranked.includes(parsed.sortBy as string)) {
+      context.addIssue({ code: "custom", path: ["sortBy"], message: notAChoice(parsed.sortBy, ranked, "requested metrics") });
+    }
+    const groupByQuery: QueryParams = {
+      ...(limit === undefined ? {} : { limit }),
+      ...(parsed.sortBy === undefined ? {} : { sort_by: parsed.sortBy as string }),
+      ...(parsed.order === undefined ? {} : { order: parsed.order }),
+    };
+    return { ...checkedSeries, query: { ...checkedSeries.query, ...groupByQuery } };
+  };
+
+  const metricGroupBy = { metric, dimension: zGroupByName("The dimension to group by (spec 4.7, kebab-case: `isp`, `geo-country-code`), or an error-code dimension."), ...series, ...groupBy };
+  const selectionGroupBy = { metrics, dimension: zGroupByName("The dimension to group by (spec 4.7, kebab-case)."), ...series, ...groupBy };
+  const tagGroupBy = { metric, tag: zText(() => "must be the name of one of the account's custom tags (see dimensionTags)").describe("The account's custom tag name, as `dimensionTags` lists it."), ...series, ...groupBy };
+  return {
+    SeriesParams: z.strictObject(series).describe("Arguments shared by every metric time-series query (spec 4.6)."),
+    GroupByOptions: z.strictObject(groupBy).describe("Arguments of the group-by queries (spec 4.6)."),
+    MetricParams: z
+      .strictObject({ metric, ...series })
+      .transform((parsed, context) => ({ metric: parsed.metric, series: seriesOf(parsed, context) }))
+      .describe("One metric (spec 4.6 `{base}/{metric_name}`)."),
+    SelectionParams: z
+      .strictObject({ metrics, ...series })
+      .transform((parsed, context) => ({ metrics: parsed.metrics, series: seriesOf(parsed, context) }))
+      .describe("Several metrics (spec 4.6 `{base}/custom-selection`); any number, 12 per request."),
+    GroupByParams: z
+      .strictObject(metricGroupBy)
+      .transform((parsed, context) => {
+        refineGroupByDimension(parsed.dimension, [parsed.metric], context);
+        return { metric: parsed.metric, dimension: parsed.dimension, series: groupByOf(parsed, [parsed.metric], context) };
+      })
+      .describe("One metric grouped by a predefined or error-code dimension (spec 4.6, 4.7)."),
+    SelectionGroupByParams: z
+      .strictObject(selectionGroupBy)
+      .transform((parsed, context) => {
+        refineGroupByDimension(parsed.dimension, parsed.metrics, context);
+        return { metrics: parsed.metrics, dimension: parsed.dimension, series: groupByOf(parsed, parsed.metrics, context) };
+      })
+      .describe("Several metrics grouped by a dimension (spec 4.6 `custom-selection/group-by/{dimension}`)."),
+    TagGroupByParams: z
+      .strictObject(tagGroupBy)
+      .transform((parsed, context) => ({ metric: parsed.metric, tag: parsed.tag, series: groupByOf(parsed, [parsed.metric], context) }))
+      .describe("One metric grouped by a custom tag (spec 4.6 `group-by/dimension-tag/{custom_tag}`)."),
+    MetricListingParams: z
+      .strictObject({ metric: typeScriptType(zChoice(METRIC_NAMES, "metric names"), "AcceptedMetricName").describe("The metric's name (spec 4.6).") })
+      .describe("The metric of a per-metric listing (spec 4.6 `{base}/{metric_name}/group-by`)."),
+  };
+}
+
 /**
  * The metrics API family (spec 4.6), historical or real time. Arguments are checked before any
  * request (spec 4.1, 4.7, 8), and the limits are made invisible: a custom selection of more than 12
@@ -185,19 +274,17 @@ interface CheckedSeries {
  */
 export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily {
   private readonly flavour: Flavour;
-  private readonly now: () => number;
+  private readonly params: ReturnType<typeof metricParamSchemas>;
 
   constructor(requester: Requester, options: MetricsApiOptions<RealTime>) {
     super(requester);
     this.flavour = options.realTime ? FLAVOURS.realTime : FLAVOURS.historical;
-    this.now = options.now ?? Date.now;
+    this.params = metricParamSchemas(options.realTime, options.now ?? Date.now);
   }
 
   /** One metric as a time series (spec 4.6 `GET {base}/{metric_name}`). */
   async metric<Metric extends AcceptedMetricName>(params: MetricParams<Metric, RealTime>, requestOptions?: CallOptions): Promise<MetricResult<Metric>> {
-    checkKnownKeys(params, ["metric", ...SERIES_KEYS]);
-    const metric = checkMetricName(params.metric, "metric");
-    const series = this.checkSeries(params);
+    const { metric, series } = parseParams(this.params.MetricParams, params);
     const merged = await this.fetchSplit(`${this.flavour.base}/${metric}`, series, MetricResponse, requestOptions);
     return metricResult(merged, [params.metric]);
   }
@@ -207,9 +294,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
    * metrics (spec 8) are requested in chunks of 12 and merged by timestamp and member.
    */
   async customSelection<Metric extends AcceptedMetricName>(params: SelectionParams<Metric, RealTime>, requestOptions?: CallOptions): Promise<MetricResult<Metric>> {
-    checkKnownKeys(params, ["metrics", ...SERIES_KEYS]);
-    const metrics = checkMetricNames(params.metrics, "metrics");
-    const series = this.checkSeries(params);
+    const { metrics, series } = parseParams(this.params.SelectionParams, params);
     const parts = await Promise.all(
       chunk(metrics, METRICS_PER_SELECTION).map((metricChunk) =>
         this.fetchSplit(`${this.flavour.base}/custom-selection`, { ...series, query: { ...series.query, metric: metricChunk } }, MetricResponse, requestOptions),
@@ -220,10 +305,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
 
   /** One metric grouped by a dimension (spec 4.6 `GET {base}/{metric_name}/group-by/{dimension}`). */
   async groupBy<Metric extends AcceptedMetricName>(params: GroupByParams<Metric, RealTime>, requestOptions?: CallOptions): Promise<GroupByResult<Metric>> {
-    checkKnownKeys(params, ["metric", "dimension", ...SERIES_KEYS, ...GROUP_BY_KEYS]);
-    const metric = checkMetricName(params.metric, "metric");
-    const dimension = checkGroupByDimension(params.dimension, [metric]);
-    const series = this.checkGroupBy(params, [metric]);
+    const { metric, dimension, series } = parseParams(this.params.GroupByParams, params);
     const merged = await this.fetchSplit(`${this.flavour.base}/${metric}/group-by/${dimension}`, series, GroupByResponse, requestOptions);
     return groupByResult(merged, [params.metric]);
   }
@@ -237,10 +319,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
     params: SelectionGroupByParams<Metric, RealTime>,
     requestOptions?: CallOptions,
   ): Promise<GroupByResult<Metric>> {
-    checkKnownKeys(params, ["metrics", "dimension", ...SERIES_KEYS, ...GROUP_BY_KEYS]);
-    const metrics = checkMetricNames(params.metrics, "metrics");
-    const dimension = checkGroupByDimension(params.dimension, metrics);
-    const series = this.checkGroupBy(params, metrics);
+    const { metrics, dimension, series } = parseParams(this.params.SelectionGroupByParams, params);
     const path = `${this.flavour.base}/custom-selection/group-by/${dimension}`;
     if (metrics.length <= METRICS_PER_SELECTION) {
       return groupByResult(await this.fetchSplit(path, { ...series, query: { ...series.query, metric: metrics } }, GroupByResponse, requestOptions), params.metrics);
@@ -256,85 +335,39 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
 
   /** One metric grouped by a custom tag (spec 4.6 `GET {base}/{metric_name}/group-by/dimension-tag/{custom_tag}`). */
   async groupByTag<Metric extends AcceptedMetricName>(params: TagGroupByParams<Metric, RealTime>, requestOptions?: CallOptions): Promise<GroupByResult<Metric>> {
-    checkKnownKeys(params, ["metric", "tag", ...SERIES_KEYS, ...GROUP_BY_KEYS]);
-    const metric = checkMetricName(params.metric, "metric");
-    if (typeof params.tag !== "string" || params.tag.length === 0) {
-      throw new ArgumentError("tag", "must be the name of one of the account's custom tags (see dimensionTags)");
-    }
-    const series = this.checkGroupBy(params, [metric]);
-    const path = `${this.flavour.base}/${metric}/group-by/dimension-tag/${encodeURIComponent(params.tag)}`;
+    const { metric, tag, series } = parseParams(this.params.TagGroupByParams, params);
+    const path = `${this.flavour.base}/${metric}/group-by/dimension-tag/${encodeURIComponent(tag)}`;
     return groupByResult(await this.fetchSplit(path, series, GroupByResponse, requestOptions), [params.metric]);
   }
 
   /** The dimensions `metric` can be grouped by (spec 4.6 `GET {base}/{metric_name}/group-by`). */
-  async groupByDimensions(params: { metric: AcceptedMetricName }, requestOptions?: CallOptions): Promise<GroupByDimensionList> {
-    checkKnownKeys(params, ["metric"]);
-    return this.get(`${this.flavour.base}/${checkMetricName(params.metric, "metric")}/group-by`, {}, GroupByDimensionList, requestOptions);
+  async groupByDimensions(params: MetricListingParams, requestOptions?: CallOptions): Promise<GroupByDimensionList> {
+    const { metric } = parseParams(this.params.MetricListingParams, params);
+    return this.get(`${this.flavour.base}/${metric}/group-by`, {}, GroupByDimensionList, requestOptions);
   }
 
   /** The account's custom tags `metric` can be grouped by (spec 4.6 `GET {base}/{metric_name}/group-by/dimension-tag`). */
-  async dimensionTags(params: { metric: AcceptedMetricName }, requestOptions?: CallOptions): Promise<DimensionTagList> {
-    checkKnownKeys(params, ["metric"]);
-    return this.get(`${this.flavour.base}/${checkMetricName(params.metric, "metric")}/group-by/dimension-tag`, {}, DimensionTagList, requestOptions);
+  async dimensionTags(params: MetricListingParams, requestOptions?: CallOptions): Promise<DimensionTagList> {
+    const { metric } = parseParams(this.params.MetricListingParams, params);
+    return this.get(`${this.flavour.base}/${metric}/group-by/dimension-tag`, {}, DimensionTagList, requestOptions);
   }
 
   /** Filtering and group-by dimensions (spec 4.6 `GET /3.0/metrics/_meta/references/dimensions`). */
   async dimensionReferences(params: Record<string, never> = {}, requestOptions?: CallOptions): Promise<MetricDimensionReferenceList> {
-    checkKnownKeys(params, []);
+    parseParams(NoParams, params);
     return this.get("/3.0/metrics/_meta/references/dimensions", {}, MetricDimensionReferenceList, requestOptions);
   }
 
   /** Basic data about the saved filters (spec 4.6 `GET /3.0/metrics/_meta/references/filters`). */
   async filterReferences(params: Record<string, never> = {}, requestOptions?: CallOptions): Promise<FilterReferenceList> {
-    checkKnownKeys(params, []);
+    parseParams(NoParams, params);
     return this.get("/3.0/metrics/_meta/references/filters", {}, FilterReferenceList, requestOptions);
   }
 
   /** The KPI sets (spec 4.6 `GET /kpis`, 2.6). */
   async kpis(params: Record<string, never> = {}, requestOptions?: CallOptions): Promise<KpiList> {
-    checkKnownKeys(params, []);
+    parseParams(NoParams, params);
     return this.get("/kpis", {}, KpiList, requestOptions);
-  }
-
-  /** Checks the arguments shared by every series query (spec 4.1, 4.6, 4.7, 8). */
-  private checkSeries(params: SeriesParams<RealTime>): CheckedSeries {
-    const { policy, defaultRangeMs, defaultGranularity, windowMs } = this.flavour;
-    const nowMs = this.now();
-    const range = params.range === undefined ? undefined : checkTimeRange(params.range, policy);
-    const interval = range ? resolveRange(range, nowMs, policy.daysAnchor) : { startMs: nowMs - defaultRangeMs, endMs: nowMs };
-    checkRangeLimits(interval, nowMs, policy);
-    const granularity = checkGranularity(params.granularity ?? defaultGranularity);
-    if (granularity.stepMs === undefined && windowMs !== undefined && interval.endMs - interval.startMs > windowMs) {
-      throw new ArgumentError("granularity", `"ALL" gives one interval for the whole range, which cannot be assembled from the ${describeDuration(windowMs)} windows a longer range needs (spec 8); shorten the range to ${describeDuration(windowMs)} or use a granularity such as P1W`);
-    }
-    const query: QueryParams = {
-      ...checkFilterArguments(params, METRIC_FILTER_NAMES),
-      ...(params.granularity === undefined ? {} : { granularity: granularity.text }),
-      ...(params.kpiId === undefined ? {} : { kpi_id: checkIdentifier(params.kpiId, "kpiId") }),
-    };
-    return { query, range, interval, granularity };
-  }
-
-  /**
-   * {@link checkSeries} plus the group-by options (spec 4.6, 8). `sortBy` must be one of the
-   * requested metrics (the members, for quality-summary): entities are ranked by a metric answered.
-   */
-  private checkGroupBy(params: SeriesParams<RealTime> & GroupByOptions, metrics: readonly AcceptedMetricName[]): CheckedSeries {
-    const series = this.checkSeries(params);
-    const limit = params.limit === undefined ? undefined : checkInteger(params.limit, 0, GROUP_BY_LIMITS.max, "limit");
-    const length = series.interval.endMs - series.interval.startMs;
-    // limit=0 asks for the most allowed, 500 (the emulator's reading; the spec only says "non-negative").
-    const effectiveLimit = limit === 0 ? GROUP_BY_LIMITS.max : limit;
-    if (effectiveLimit !== undefined && effectiveLimit > GROUP_BY_LIMITS.longRangeMax && length > GROUP_BY_LIMITS.longRangeMs) {
-      throw new ArgumentError("limit", `${limit === 0 ? "0 (the maximum, 500) is" : "is"} above ${GROUP_BY_LIMITS.longRangeMax}, which needs a range of at most ${GROUP_BY_LIMITS.longRangeMs / HOUR_MS} hours (spec 8); this range is ${describeDuration(length)}: lower the limit or shorten the range`);
-    }
-    const ranked = metrics.flatMap((metric) => answeredMetrics(metric));
-    const groupByQuery: QueryParams = {
-      ...(limit === undefined ? {} : { limit }),
-      ...(params.sortBy === undefined ? {} : { sort_by: checkChoice(params.sortBy, ranked, "sortBy", "requested metrics") }),
-      ...(params.order === undefined ? {} : { order: checkChoice(params.order, ["asc", "desc"] as const, "order", "orders") }),
-    };
-    return { ...series, query: { ...series.query, ...groupByQuery } };
   }
 
   /**

@@ -1,4 +1,7 @@
 import type { SavedFilterInput, SavedFilterUpdate } from "../schema/records";
+import type { ExplicitRange, LastDaysRange, TagFilters } from "./core/params";
+import type { AcceptedMetricName, GroupByName, MetricFilters, SessionFilters } from "./core/validation";
+import type { MetricRange } from "./metrics";
 
 // Written by scripts/generate-types.ts from the zod schemas (`npm run types`): edit the schemas, not this file.
 
@@ -132,4 +135,148 @@ export interface PiiListQuery {
 export interface PiiGetParams {
   /** The id of the opt-out request, as {@link PiiApi.submit} answered it. */
   id: string;
+}
+
+/** Arguments shared by every metric time-series query (spec 4.6). */
+export interface SeriesParams<RealTime extends boolean> {
+  /** Default: the service's (last 24 hours historical, last 5 minutes real time). */
+  range?: MetricRange<RealTime>;
+  /**
+   * ISO 8601 duration, PT1M to P10W, or "ALL" (docs/api.md 10.4). Default PT1H historical, PT1M
+   * real time.
+   */
+  granularity?: string;
+  /** KPI set of KPI-based metrics (spec 4.6); default 1. */
+  kpiId?: string | number;
+  /**
+   * Dimension filters: different dimensions are joined by AND, the values of one by OR (spec 4.2).
+   */
+  filters?: MetricFilters;
+  /** Custom-tag filters (spec 4.2 `tag_<tag_name>`). */
+  tags?: TagFilters;
+  /**
+   * One saved filter; exclusive with `filters` and `tags` (spec 4.2, 4.6: one filter type per
+   * request).
+   */
+  filterId?: string | number;
+}
+
+/** One metric (spec 4.6 `{base}/{metric_name}`). */
+export interface MetricParams<Metric extends AcceptedMetricName, RealTime extends boolean> extends SeriesParams<RealTime> {
+  /** The metric's name (spec 4.6, kebab-case: `plays`, `rebuffering-ratio`). */
+  metric: Metric;
+}
+
+/** Several metrics (spec 4.6 `{base}/custom-selection`); any number, 12 per request. */
+export interface SelectionParams<Metric extends AcceptedMetricName, RealTime extends boolean> extends SeriesParams<RealTime> {
+  /** The metrics' names (spec 4.6, kebab-case). */
+  metrics: readonly Metric[];
+}
+
+/** Arguments of the group-by queries (spec 4.6). */
+export interface GroupByOptions {
+  /**
+   * Entities per interval, 0 to 500 (0: the most, 500), default 50; above 50 the range is at most
+   * 24 hours (spec 8).
+   */
+  limit?: number;
+  /** The metric to rank entities by: one of the requested metrics. Default the first. */
+  sortBy?: AcceptedMetricName;
+  /** Ranking order: `desc` for the highest first. */
+  order?: "asc" | "desc";
+}
+
+/** One metric grouped by a predefined or error-code dimension (spec 4.6, 4.7). */
+export interface GroupByParams<Metric extends AcceptedMetricName, RealTime extends boolean> extends MetricParams<Metric, RealTime>, GroupByOptions {
+  /**
+   * The dimension to group by (spec 4.7, kebab-case: `isp`, `geo-country-code`), or an error-code
+   * dimension.
+   */
+  dimension: GroupByName;
+}
+
+/** Several metrics grouped by a dimension (spec 4.6 `custom-selection/group-by/{dimension}`). */
+export interface SelectionGroupByParams<Metric extends AcceptedMetricName, RealTime extends boolean> extends SelectionParams<Metric, RealTime>, GroupByOptions {
+  /** The dimension to group by (spec 4.7, kebab-case). */
+  dimension: GroupByName;
+}
+
+/** One metric grouped by a custom tag (spec 4.6 `group-by/dimension-tag/{custom_tag}`). */
+export interface TagGroupByParams<Metric extends AcceptedMetricName, RealTime extends boolean> extends MetricParams<Metric, RealTime>, GroupByOptions {
+  /** The account's custom tag name, as `dimensionTags` lists it. */
+  tag: string;
+}
+
+/** The metric of a per-metric listing (spec 4.6 `{base}/{metric_name}/group-by`). */
+export interface MetricListingParams {
+  /** The metric's name (spec 4.6). */
+  metric: AcceptedMetricName;
+}
+
+/** Arguments of the sample-session endpoints (spec 4.2). */
+export interface SampleSessionParams {
+  /**
+   * Default: the latest 3 hours before the request (spec 4.2). At most 3 hours, within the last 31
+   * days.
+   */
+  range?: ExplicitRange;
+  /** 1 to 500, default 50 (spec 4.2). */
+  limit?: number;
+  /**
+   * Dimension filters: different dimensions are joined by AND, the values of one by OR (spec 4.2).
+   */
+  filters?: SessionFilters;
+  /** Custom-tag filters (spec 4.2 `tag_<tag_name>`). */
+  tags?: TagFilters;
+  /**
+   * One saved filter; exclusive with `filters` and `tags` (spec 4.2, 4.6: one filter type per
+   * request).
+   */
+  filterId?: string | number;
+}
+
+/** Whose sessions: exactly one of a viewer id or a viewer IP address (spec 4.3, 4.4). */
+export type ViewerIdentity = {
+  /** The viewer's id. */
+  viewerId: string;
+  /** Not with `viewerId`: exactly one of them (spec 4.3, 4.4). */
+  viewerIp?: never;
+} | {
+  /** The viewer's IP address, IPv4 or IPv6. */
+  viewerIp: string;
+  /** Not with `viewerIp`: exactly one of them (spec 4.3, 4.4). */
+  viewerId?: never;
+};
+
+/** Arguments of the viewer-summary endpoint (spec 4.4). */
+export type ViewerSummaryParams = ViewerIdentity & {
+  /** Default: the last day (spec 4.3). */
+  range?: ExplicitRange | LastDaysRange;
+};
+
+/** Arguments of the viewer-sessions endpoint (spec 4.3). */
+export type ViewerSessionParams = ViewerSummaryParams & {
+  /**
+   * Most sessions to return; default all in the range. Up to 500 is one request; more (or all) are
+   * fetched by splitting the range (spec 4.3).
+   */
+  limit?: number;
+};
+
+/** Arguments of the alert lists (spec 4.9). */
+export interface AlertListParams<Metric extends string> {
+  /** Alerts with a status change inside the range; any length (split into 30-day windows). */
+  range?: ExplicitRange;
+  /** Default all three. */
+  severity?: readonly ("info" | "warning" | "critical")[];
+  /** Default both. */
+  status?: readonly ("active" | "ended")[];
+  /** Default all of the kind. */
+  alertMetric?: readonly Metric[];
+}
+
+/** Arguments of an alert detail. */
+export interface AlertDetailParams {
+  /** The alert's id, as the lists answer it. */
+  alertId: string;
 }

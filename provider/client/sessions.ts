@@ -1,22 +1,14 @@
 import { isIP } from "node:net";
+import { z } from "zod";
 import { DiscoveryList, type Session, SessionDimensionList, SessionList, SESSION_FILTER_NAMES, ViewerSummary } from "../schema";
-import { ArgumentError, describeValue } from "./core/errors";
+import { declareShape } from "../schema/meta";
 import { QueryFamily } from "./core/family";
 import type { QueryParams, Requester } from "./core/request";
 import { dedupeBy, fetchHalving } from "./core/split";
-import {
-  checkRangeLimits,
-  checkTimeRange,
-  DAY_MS,
-  type ExplicitRange,
-  HOUR_MS,
-  type LastDaysRange,
-  type RangePolicy,
-  rangeQuery,
-  resolveRange,
-} from "./core/time-range";
+import { DAY_MS, HOUR_MS, type RangePolicy, rangeQuery, resolveRange, timeRange, timeRangeAt } from "./core/time-range";
 import type { CallOptions } from "./core/transport";
-import { checkFilterArguments, checkInteger, checkKnownKeys, type FilterArguments, type SessionFilters } from "./core/validation";
+import { filterMembers, filterQuery, NoParams, parseParams, zFilters, zInteger, zText } from "./core/validation";
+import type * as params from "./params";
 
 /** Spec 4.3, 8: sessions per viewer-sessions response. */
 export const SESSIONS_PER_RESPONSE = 500;
@@ -42,30 +34,13 @@ const VIEWER_SPLIT_FLOOR_MS = 1000;
 const BASE = "/insights/3.0/sessions";
 
 /** Arguments of the sample-session endpoints (spec 4.2). */
-export interface SampleSessionParams extends FilterArguments<SessionFilters> {
-  /** Default: the latest 3 hours before the request (spec 4.2). At most 3 hours, within the last 31 days. */
-  range?: ExplicitRange;
-  /** 1 to 500, default 50 (spec 4.2). */
-  limit?: number;
-}
-
+export type SampleSessionParams = params.SampleSessionParams;
 /** Whose sessions: exactly one of a viewer id or a viewer IP address (spec 4.3, 4.4). */
-export type ViewerIdentity = { viewerId: string; viewerIp?: never } | { viewerIp: string; viewerId?: never };
-
+export type ViewerIdentity = params.ViewerIdentity;
 /** Arguments of the viewer-summary endpoint (spec 4.4). */
-export type ViewerSummaryParams = ViewerIdentity & {
-  /** Default: the last day (spec 4.3). */
-  range?: ExplicitRange | LastDaysRange;
-};
-
+export type ViewerSummaryParams = params.ViewerSummaryParams;
 /** Arguments of the viewer-sessions endpoint (spec 4.3). */
-export type ViewerSessionParams = ViewerSummaryParams & {
-  /**
-   * Most sessions to return; default all in the range. Up to 500 is one request; more (or all) are
-   * fetched by splitting the range (spec 4.3).
-   */
-  limit?: number;
-};
+export type ViewerSessionParams = params.ViewerSessionParams;
 
 /** Options of a {@link SessionsApi}. */
 export interface SessionsApiOptions {
@@ -73,8 +48,82 @@ export interface SessionsApiOptions {
   now?: () => number;
 }
 
-const SAMPLE_KEYS = ["range", "limit", "filters", "tags", "filterId"];
-const VIEWER_KEYS = ["viewerId", "viewerIp", "range"];
+/**
+ * What was given in place of a viewer's id or IP address, without repeating it: a near miss of an
+ * identifier is personal data too, and an error message reaches logs and terminals.
+ */
+function describePersonal(given: unknown): string {
+  if (given === undefined || given === null) return String(given);
+  if (given === "") return "an empty string";
+  return `${typeof given === "string" ? "a string that is not one" : `a ${Array.isArray(given) ? "list" : typeof given}`} (not repeated: personal data)`;
+}
+
+/** Why what was given is not a viewer IP address. */
+const notAnAddress = (issue: { input?: unknown }) => `must be an IPv4 or IPv6 address (spec 4.3), got ${describePersonal(issue.input)}`;
+
+/** The viewer whose sessions are asked for, by id or by IP address: personal data. */
+const VIEWER = {
+  viewerId: zText((given) => `must be a non-empty string, got ${describePersonal(given)}`).meta({ description: "The viewer's id.", secret: true }),
+  viewerIp: z
+    .string({ error: notAnAddress })
+    .refine((address) => isIP(address) !== 0, { error: notAnAddress })
+    .meta({ description: "The viewer's IP address, IPv4 or IPv6.", secret: true }),
+};
+/** The member of the other identity, which an identity leaves out. */
+const notWith = (identity: string) => z.never().optional().describe(`Not with ${identity}: exactly one of them (spec 4.3, 4.4).`);
+
+/** @internal The schema of {@link ViewerIdentity}, for the generated interfaces. */
+export const ViewerIdentity = z
+  .union([z.object({ viewerId: VIEWER.viewerId, viewerIp: notWith("`viewerId`") }), z.object({ viewerIp: VIEWER.viewerIp, viewerId: notWith("`viewerIp`") })])
+  .describe("Whose sessions: exactly one of a viewer id or a viewer IP address (spec 4.3, 4.4).");
+
+/** Exactly one of viewer id and viewer IP (spec 4.3, 4.4), as query parameters. */
+function identityQuery(parsed: { viewerId?: string | undefined; viewerIp?: string | undefined }, context: z.RefinementCtx): QueryParams {
+  const { viewerId, viewerIp } = parsed;
+  if ((viewerId === undefined) === (viewerIp === undefined)) {
+    context.addIssue({ code: "custom", path: ["viewerId"], message: "give exactly one of viewerId or viewerIp (spec 4.3, 4.4)" });
+  }
+  return viewerId === undefined ? { viewer_ip: viewerIp } : { viewer_id: viewerId };
+}
+
+/**
+ * @internal
+ * The zod schemas of the params of the sessions family (spec 4.2 to 4.4): what each method checks
+ * before any request, by the family's clock `now` (the recency limit of sample sessions).
+ */
+export function sessionParamSchemas(now: () => number) {
+  const viewerMembers = {
+    viewerId: VIEWER.viewerId.optional(),
+    viewerIp: VIEWER.viewerIp.optional(),
+    range: timeRange(VIEWER_POLICY).optional().describe("Default: the last day (spec 4.3)."),
+  };
+  const ViewerSummaryParams = declareShape(
+    z.strictObject(viewerMembers).transform((parsed, context) => ({ identity: identityQuery(parsed, context), range: parsed.range })),
+    { input: z.intersection(ViewerIdentity, z.object({ range: viewerMembers.range })) },
+  ).describe("Arguments of the viewer-summary endpoint (spec 4.4).");
+  const limit = zInteger(1, Number.MAX_SAFE_INTEGER)
+    .optional()
+    .describe("Most sessions to return; default all in the range. Up to 500 is one request; more (or all) are fetched by splitting the range (spec 4.3).");
+  return {
+    SampleSessionParams: z
+      .strictObject({
+        range: timeRangeAt(SAMPLE_POLICY, now).optional().describe("Default: the latest 3 hours before the request (spec 4.2). At most 3 hours, within the last 31 days."),
+        limit: zInteger(SAMPLE_LIMIT.min, SAMPLE_LIMIT.max).optional().describe("1 to 500, default 50 (spec 4.2)."),
+        ...filterMembers(zFilters(SESSION_FILTER_NAMES, "SessionFilters")),
+      })
+      .transform((parsed, context): QueryParams => ({
+        ...(parsed.range === undefined ? {} : rangeQuery(parsed.range.range)),
+        ...(parsed.limit === undefined ? {} : { limit: parsed.limit }),
+        ...filterQuery(parsed, context),
+      }))
+      .describe("Arguments of the sample-session endpoints (spec 4.2)."),
+    ViewerSummaryParams,
+    ViewerSessionParams: declareShape(
+      z.strictObject({ ...viewerMembers, limit }).transform((parsed, context) => ({ identity: identityQuery(parsed, context), range: parsed.range, limit: parsed.limit })),
+      { input: z.intersection(ViewerSummaryParams, z.object({ limit })) },
+    ).describe("Arguments of the viewer-sessions endpoint (spec 4.3)."),
+  };
+}
 
 /**
  * The sessions API family (spec 4.2 to 4.5): sample content and ad sessions with their filters,
@@ -83,20 +132,22 @@ const VIEWER_KEYS = ["viewerId", "viewerIp", "range"];
  */
 export class SessionsApi extends QueryFamily {
   private readonly now: () => number;
+  private readonly params: ReturnType<typeof sessionParamSchemas>;
 
   constructor(requester: Requester, options: SessionsApiOptions = {}) {
     super(requester);
     this.now = options.now ?? Date.now;
+    this.params = sessionParamSchemas(this.now);
   }
 
   /** Samples of ended content sessions (spec 4.2 `GET /insights/3.0/sessions/content`). */
   async listContent(params: SampleSessionParams = {}, requestOptions?: CallOptions): Promise<SessionList> {
-    return this.get(`${BASE}/content`, this.sampleQuery(params), SessionList, requestOptions);
+    return this.get(`${BASE}/content`, parseParams(this.params.SampleSessionParams, params), SessionList, requestOptions);
   }
 
   /** Samples of ended ad sessions (spec 4.2 `GET /insights/3.0/sessions/ad`; needs ad insights). */
   async listAd(params: SampleSessionParams = {}, requestOptions?: CallOptions): Promise<SessionList> {
-    return this.get(`${BASE}/ad`, this.sampleQuery(params), SessionList, requestOptions);
+    return this.get(`${BASE}/ad`, parseParams(this.params.SampleSessionParams, params), SessionList, requestOptions);
   }
 
   /**
@@ -119,29 +170,24 @@ export class SessionsApi extends QueryFamily {
 
   /** Summary metrics of one viewer (spec 4.4 `GET .../content/viewer/summary`, 2.3). */
   async viewerSummary(params: ViewerSummaryParams, requestOptions?: CallOptions): Promise<ViewerSummary> {
-    checkKnownKeys(params, VIEWER_KEYS);
-    const identity = checkViewerIdentity(params);
-    const range = params.range === undefined ? {} : rangeQuery(checkTimeRange(params.range, VIEWER_POLICY));
-    return this.get(`${BASE}/content/viewer/summary`, { ...identity, ...range }, ViewerSummary, requestOptions);
+    const { identity, range } = parseParams(this.params.ViewerSummaryParams, params);
+    return this.get(`${BASE}/content/viewer/summary`, { ...identity, ...(range === undefined ? {} : rangeQuery(range)) }, ViewerSummary, requestOptions);
   }
 
   /** The dimension lookup: the filters the account can use (spec 4.5, 2.5). */
   async dimensions(params: Record<string, never> = {}, requestOptions?: CallOptions): Promise<SessionDimensionList> {
-    checkKnownKeys(params, []);
+    parseParams(NoParams, params);
     return this.get(`${BASE}/_meta/references/dimensions`, {}, SessionDimensionList, requestOptions);
   }
 
   /** The resource paths available to the account, with prerequisites (spec 4.5 discovery). */
   async discovery(params: Record<string, never> = {}, requestOptions?: CallOptions): Promise<DiscoveryList> {
-    checkKnownKeys(params, []);
+    parseParams(NoParams, params);
     return this.get(`${BASE}/_meta/references/endpoints`, {}, DiscoveryList, requestOptions);
   }
 
   private async viewerSessions(path: string, params: ViewerSessionParams, requestOptions: CallOptions | undefined): Promise<SessionList> {
-    checkKnownKeys(params, [...VIEWER_KEYS, "limit"]);
-    const identity = checkViewerIdentity(params);
-    const limit = params.limit === undefined ? undefined : checkInteger(params.limit, 1, Number.MAX_SAFE_INTEGER, "limit");
-    const range = params.range === undefined ? undefined : checkTimeRange(params.range, VIEWER_POLICY);
+    const { identity, range, limit } = parseParams(this.params.ViewerSessionParams, params);
     const relativeQuery = range ? rangeQuery(range) : {};
     if (limit !== undefined && limit <= SESSIONS_PER_RESPONSE) {
       return this.get(path, { ...identity, ...relativeQuery, limit }, SessionList, requestOptions);
@@ -167,38 +213,6 @@ export class SessionsApi extends QueryFamily {
     const sessions = [...merged.sessions].sort(newestFirst);
     return { sessions: limit === undefined ? sessions : sessions.slice(0, limit) };
   }
-
-  /** Checks sample-session arguments (docs/api.md 4.2, 10.5) and builds the query. */
-  private sampleQuery(params: SampleSessionParams): QueryParams {
-    checkKnownKeys(params, SAMPLE_KEYS);
-    let range: QueryParams = {};
-    if (params.range !== undefined) {
-      const checked = checkTimeRange(params.range, SAMPLE_POLICY);
-      checkRangeLimits(checked, this.now(), SAMPLE_POLICY);
-      range = rangeQuery(checked);
-    }
-    return {
-      ...range,
-      ...(params.limit === undefined ? {} : { limit: checkInteger(params.limit, SAMPLE_LIMIT.min, SAMPLE_LIMIT.max, "limit") }),
-      ...checkFilterArguments(params, SESSION_FILTER_NAMES),
-    };
-  }
-}
-
-/** Exactly one of viewer id and viewer IP (spec 4.3, 4.4), as query parameters. */
-function checkViewerIdentity(params: { viewerId?: unknown; viewerIp?: unknown }): QueryParams {
-  const { viewerId, viewerIp } = params;
-  if ((viewerId === undefined) === (viewerIp === undefined)) {
-    throw new ArgumentError("viewerId", "give exactly one of viewerId or viewerIp (spec 4.3, 4.4)");
-  }
-  if (viewerId !== undefined) {
-    if (typeof viewerId !== "string" || viewerId.length === 0) throw new ArgumentError("viewerId", `must be a non-empty string, got ${describeValue(viewerId)}`);
-    return { viewer_id: viewerId };
-  }
-  if (typeof viewerIp !== "string" || isIP(viewerIp) === 0) {
-    throw new ArgumentError("viewerIp", `must be an IPv4 or IPv6 address (spec 4.3), got ${describeValue(viewerIp)}`);
-  }
-  return { viewer_ip: viewerIp };
 }
 
 /** Newest start first, as one answer is ordered, so a split answer reads like an unsplit one. */

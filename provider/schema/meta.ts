@@ -48,6 +48,16 @@ export function declareShape<Schema extends z.core.$ZodType>(schema: Schema, sha
   return schema;
 }
 
+/**
+ * @internal
+ * A schema whose check is `check`: a transform that reports its own issues (in words zod's own
+ * checks cannot give) and answers what it read, taking what `shape` describes. `Input` and
+ * `Output` are its types for the compiler; the generators read `shape`.
+ */
+export function checked<Input, Output>(shape: z.core.$ZodType, check: (value: unknown, context: z.RefinementCtx) => Output): z.ZodType<Output, Input> {
+  return declareShape(z.unknown().transform(check), { input: shape }) as unknown as z.ZodType<Output, Input>;
+}
+
 /** @internal TypeScript-only spellings of schema nodes ({@link typeScriptType}). */
 export const TYPESCRIPT_TYPES = new WeakMap<z.core.$ZodType, string>();
 

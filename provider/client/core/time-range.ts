@@ -1,5 +1,8 @@
+import { z } from "zod";
 import { isoDate } from "../../schema";
-import { ArgumentError, describeValue } from "./errors";
+import { checked } from "../../schema/meta";
+import { describeValue } from "./errors";
+import type * as params from "./params";
 import type { QueryParams } from "./request";
 
 /**
@@ -10,38 +13,51 @@ import type { QueryParams } from "./request";
  */
 
 /** A point in time: a `Date`, an ISO 8601 string, or epoch milliseconds. */
-export type DateInput = Date | string | number;
+export type DateInput = params.DateInput;
+/** @internal The schema of {@link DateInput}, for the generated interfaces ({@link timeRange} reads a date). */
+export const DateInput = z.union([z.date(), z.string(), z.number()]).describe("A point in time: a `Date`, an ISO 8601 string, or epoch milliseconds.");
+
+/** The member of a range in another format, which a range of this one leaves out. */
+const notWith = (format: string) => z.never().optional().describe(`Not with ${format}: one format per request (spec 4.1).`);
 
 /** `[start, end)`: start inclusive, end exclusive (spec 4.1). */
-export interface ExplicitRange {
-  /** The start, included. */
-  start: DateInput;
-  /** The end, excluded. */
-  end: DateInput;
-  lastDays?: never;
-  lastMinutes?: never;
+export type ExplicitRange = params.ExplicitRange;
+/** @internal The schema of {@link ExplicitRange}, for the generated interfaces. */
+export const ExplicitRange = z
+  .object({
+    start: DateInput.describe("The start, included."),
+    end: DateInput.describe("The end, excluded."),
+    lastDays: notWith("`start` and `end`"),
+    lastMinutes: notWith("`start` and `end`"),
+  })
+  .describe("`[start, end)`: start inclusive, end exclusive (spec 4.1).");
+
+/**
+ * The range of the last N `unit`: the count under `key`, and the members of the other formats,
+ * `other` among them, left out.
+ */
+function countRange<Key extends string, Other extends string>(key: Key, other: Other, unit: string) {
+  const notThis = notWith(`\`${key}\``);
+  const members = { [key]: z.number().int().positive().describe(`How many ${unit} back from now.`), [other]: notThis } as Record<Key, z.ZodNumber> & Record<Other, typeof notThis>;
+  return z.object({ ...members, start: notThis, end: notThis });
 }
 
 /** The last N days: historical metrics and viewer endpoints only (spec 4.1). */
-export interface LastDaysRange {
-  /** How many days back from now. */
-  lastDays: number;
-  start?: never;
-  end?: never;
-  lastMinutes?: never;
-}
+export type LastDaysRange = params.LastDaysRange;
+/** @internal The schema of {@link LastDaysRange}, for the generated interfaces. */
+export const LastDaysRange = countRange("lastDays", "lastMinutes", "days").describe("The last N days: historical metrics and viewer endpoints only (spec 4.1).");
 
 /** The last N minutes: real-time metrics only (spec 4.1). */
-export interface LastMinutesRange {
-  /** How many minutes back from now. */
-  lastMinutes: number;
-  start?: never;
-  end?: never;
-  lastDays?: never;
-}
+export type LastMinutesRange = params.LastMinutesRange;
+/** @internal The schema of {@link LastMinutesRange}, for the generated interfaces. */
+export const LastMinutesRange = countRange("lastMinutes", "lastDays", "minutes").describe("The last N minutes: real-time metrics only (spec 4.1).");
 
 /** Any time range. Each endpoint's parameter type narrows it to the formats the endpoint takes. */
-export type TimeRange = ExplicitRange | LastDaysRange | LastMinutesRange;
+export type TimeRange = params.TimeRange;
+/** @internal The schema of {@link TimeRange}, for the generated interfaces. */
+export const TimeRange = z
+  .union([ExplicitRange, LastDaysRange, LastMinutesRange])
+  .describe("Any time range. Each endpoint's parameter type narrows it to the formats the endpoint takes.");
 
 /** The formats of {@link TimeRange}. */
 type RangeFormat = "explicit" | "lastDays" | "lastMinutes";
@@ -97,42 +113,76 @@ const FORMAT_USERS: Record<Exclude<RangeFormat, "explicit">, string> = {
   lastMinutes: "real-time metrics",
 };
 
+/** The shape of each format, and the range type a policy of those formats takes. */
+const FORMAT_SHAPES = { explicit: ExplicitRange, lastDays: LastDaysRange, lastMinutes: LastMinutesRange } as const;
+type RangeOf<Format extends RangeFormat> = { explicit: ExplicitRange; lastDays: LastDaysRange; lastMinutes: LastMinutesRange }[Format];
+
 /**
- * Validates a time range against a family's formats (spec 4.1). The shape is checked at run time
- * too, because JavaScript callers can pass anything.
+ * @internal
+ * A time range of a family's formats (spec 4.1), answered checked. The shape is checked at run
+ * time too, because JavaScript callers can pass anything: one format, accepted by the family, a
+ * positive count, a start before the end.
  */
-export function checkTimeRange<Format extends RangeFormat>(range: unknown, policy: RangePolicy<Format>, path = "range"): CheckedRange<Format> {
-  if (typeof range !== "object" || range === null) {
-    throw new ArgumentError(path, `must be an object: ${describeFormats(policy.formats)}`);
-  }
-  const given = range as Record<string, unknown>;
-  const present = (["start", "end", "lastDays", "lastMinutes"] as const).filter((key) => given[key] !== undefined);
-  const formats = new Set(present.map((key) => (key === "start" || key === "end" ? "explicit" : key)));
-  if (formats.size !== 1) {
-    const problem = formats.size === 0 ? "gives no time" : `mixes ${[...formats].join(" and ")}`;
-    throw new ArgumentError(path, `${problem}; use exactly one format (spec 4.1): ${describeFormats(policy.formats)}`);
-  }
-  const format = [...formats][0] as RangeFormat;
-  if (!(policy.formats as readonly RangeFormat[]).includes(format)) {
-    const where = format === "explicit" ? "" : ` is accepted only by ${FORMAT_USERS[format]} (spec 4.1)`;
-    throw new ArgumentError(`${path}.${format}`, `${format}${where}; ${policy.family} take ${describeFormats(policy.formats)}`);
-  }
-  if (format === "lastDays" || format === "lastMinutes") {
-    const count = given[format];
-    if (typeof count !== "number" || !Number.isInteger(count) || count < 1) {
-      throw new ArgumentError(`${path}.${format}`, `must be a positive whole number, got ${describeValue(count)}`);
+export function timeRange<Format extends RangeFormat>(policy: RangePolicy<Format>) {
+  const shapes = policy.formats.map((format) => FORMAT_SHAPES[format]);
+  const shape = shapes.length === 1 ? shapes[0]! : z.union(shapes);
+  return checked<RangeOf<Format>, CheckedRange<Format>>(shape, (range, context) => {
+    const refuse = (message: string, path: PropertyKey[] = []) => {
+      context.addIssue({ code: "custom", message, path });
+      return z.NEVER;
+    };
+    if (typeof range !== "object" || range === null) return refuse(`must be an object: ${describeFormats(policy.formats)}`);
+    const given = range as Record<string, unknown>;
+    const present = (["start", "end", "lastDays", "lastMinutes"] as const).filter((key) => given[key] !== undefined);
+    const formats = new Set(present.map((key) => (key === "start" || key === "end" ? "explicit" : key)));
+    if (formats.size !== 1) {
+      const problem = formats.size === 0 ? "gives no time" : `mixes ${[...formats].join(" and ")}`;
+      return refuse(`${problem}; use exactly one format (spec 4.1): ${describeFormats(policy.formats)}`);
     }
-    return (format === "lastDays" ? { format, days: count } : { format, minutes: count }) as CheckedRange<Format>;
-  }
-  for (const key of ["start", "end"] as const) {
-    if (given[key] === undefined) throw new ArgumentError(`${path}.${key}`, `is required with "${key === "start" ? "end" : "start"}"`);
-  }
-  const startMs = toEpochMs(given.start, `${path}.start`);
-  const endMs = toEpochMs(given.end, `${path}.end`);
-  if (startMs >= endMs) {
-    throw new ArgumentError(`${path}.start`, `must be before end (start inclusive, end exclusive, spec 4.1); got ${isoDate(startMs)} to ${isoDate(endMs)}`);
-  }
-  return { format, startMs, endMs } as CheckedRange<Format>;
+    const format = [...formats][0] as RangeFormat;
+    if (!(policy.formats as readonly RangeFormat[]).includes(format)) {
+      const where = format === "explicit" ? "" : ` is accepted only by ${FORMAT_USERS[format]} (spec 4.1)`;
+      return refuse(`${format}${where}; ${policy.family} take ${describeFormats(policy.formats)}`, [format]);
+    }
+    if (format === "lastDays" || format === "lastMinutes") {
+      const count = given[format];
+      if (typeof count !== "number" || !Number.isInteger(count) || count < 1) return refuse(`must be a positive whole number, got ${describeValue(count)}`, [format]);
+      return (format === "lastDays" ? { format, days: count } : { format, minutes: count }) as CheckedRange<Format>;
+    }
+    for (const key of ["start", "end"] as const) {
+      if (given[key] === undefined) return refuse(`is required with "${key === "start" ? "end" : "start"}"`, [key]);
+    }
+    const startMs = epochMsOf(given.start);
+    if (startMs === undefined) return refuse(notADate(given.start), ["start"]);
+    const endMs = epochMsOf(given.end);
+    if (endMs === undefined) return refuse(notADate(given.end), ["end"]);
+    if (startMs >= endMs) return refuse(`must be before end (start inclusive, end exclusive, spec 4.1); got ${isoDate(startMs)} to ${isoDate(endMs)}`, ["start"]);
+    return { format, startMs, endMs } as CheckedRange<Format>;
+  });
+}
+
+/**
+ * @internal
+ * A time range of `policy` ({@link timeRange}), resolved by the clock `now` and held to the limits
+ * of spec 8 that do not depend on splitting: the oldest allowed start and, for families that cannot
+ * split, the longest range. Answers the range as given and the interval it covers.
+ */
+export function timeRangeAt<Format extends RangeFormat>(policy: RangePolicy<Format>, now: () => number) {
+  return timeRange(policy).transform((range, context) => {
+    const nowMs = now();
+    const interval = resolveRange(range, nowMs, policy.daysAnchor);
+    const length = interval.endMs - interval.startMs;
+    if (policy.maxDurationMs !== undefined && length > policy.maxDurationMs) {
+      context.addIssue({ code: "custom", message: `${policy.family} cover at most ${describeDuration(policy.maxDurationMs)} per request (spec 8); this range is ${describeDuration(length)}: shorten it` });
+    } else if (policy.maxAgeMs !== undefined && interval.startMs < nowMs - policy.maxAgeMs) {
+      context.addIssue({
+        code: "custom",
+        path: ["start"],
+        message: `${policy.family} must start within the last ${describeDuration(policy.maxAgeMs)} (spec 8); ${isoDate(interval.startMs)} is older: move the start to ${isoDate(nowMs - policy.maxAgeMs)} or later`,
+      });
+    }
+    return { range, interval };
+  });
 }
 
 function describeFormats(formats: readonly RangeFormat[]): string {
@@ -145,10 +195,11 @@ function describeFormats(formats: readonly RangeFormat[]): string {
 }
 
 /**
- * Epoch milliseconds of a {@link DateInput}. ISO strings without a zone are read as UTC, as the
- * service reads them (spec 4.1 lists `YYYY-MM-DDTHH:mm:ss` and `YYYY-MM-DD`), never in the local zone.
+ * Epoch milliseconds of a {@link DateInput}, undefined when it is none. ISO strings without a zone
+ * are read as UTC, as the service reads them (spec 4.1 lists `YYYY-MM-DDTHH:mm:ss` and
+ * `YYYY-MM-DD`), never in the local zone.
  */
-export function toEpochMs(value: unknown, path: string): number {
+function epochMsOf(value: unknown): number | undefined {
   let epochMs = Number.NaN;
   if (value instanceof Date) epochMs = value.getTime();
   else if (typeof value === "number" && Number.isInteger(value)) epochMs = value;
@@ -156,10 +207,12 @@ export function toEpochMs(value: unknown, path: string): number {
     const match = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/.exec(value);
     if (match) epochMs = Date.parse(match[1] === undefined || match[4] !== undefined ? value : `${value}Z`);
   }
-  if (!Number.isFinite(epochMs)) {
-    throw new ArgumentError(path, `must be a Date, epoch milliseconds or an ISO 8601 date-time such as 2026-11-20T12:00:00Z; got ${describeValue(value)}`);
-  }
-  return epochMs;
+  return Number.isFinite(epochMs) ? epochMs : undefined;
+}
+
+/** Why `value` is not a {@link DateInput}. */
+function notADate(value: unknown): string {
+  return `must be a Date, epoch milliseconds or an ISO 8601 date-time such as 2026-11-20T12:00:00Z; got ${describeValue(value)}`;
 }
 
 /** The absolute interval a checked range covers at `nowMs`, as the service resolves it (spec 4.1). */
@@ -181,20 +234,6 @@ export function rangeQuery(range: CheckedRange | Interval): QueryParams {
   if ("days" in range) return { days: range.days };
   if ("minutes" in range) return { minutes: range.minutes };
   return { start_epoch_ms: range.startMs, end_epoch_ms: range.endMs };
-}
-
-/**
- * Checks the limits of spec 8 that do not depend on splitting: the oldest allowed start and, for
- * families that cannot split, the longest range. `nowMs` is the client's clock.
- */
-export function checkRangeLimits(interval: Interval, nowMs: number, policy: RangePolicy, path = "range"): void {
-  const length = interval.endMs - interval.startMs;
-  if (policy.maxDurationMs !== undefined && length > policy.maxDurationMs) {
-    throw new ArgumentError(path, `${policy.family} cover at most ${describeDuration(policy.maxDurationMs)} per request (spec 8); this range is ${describeDuration(length)}: shorten it`);
-  }
-  if (policy.maxAgeMs !== undefined && interval.startMs < nowMs - policy.maxAgeMs) {
-    throw new ArgumentError(`${path}.start`, `${policy.family} must start within the last ${describeDuration(policy.maxAgeMs)} (spec 8); ${isoDate(interval.startMs)} is older: move the start to ${isoDate(nowMs - policy.maxAgeMs)} or later`);
-  }
 }
 
 /** A duration in the largest whole unit that fits, for error messages. */
