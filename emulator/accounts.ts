@@ -18,8 +18,11 @@ export const AccountFeatures = z.strictObject({
 });
 /** {@link AccountFeatures} after defaults. */
 export interface AccountFeatures {
+  /** The saved-filter API `/bulk_filters`; off, every call answers 403 `feature_not_enabled` (spec 1). */
   bulkFilters: boolean;
+  /** Ad sessions, ad metrics and ad alerts; off, they answer 403 `feature_not_enabled` (spec 4.2). */
   adInsights: boolean;
+  /** The viewer endpoints and `viewer_id` in session records; off, those endpoints answer 403 `feature_not_enabled` and records carry no viewer id (spec 4.3). */
   viewerModule: boolean;
 }
 
@@ -43,12 +46,19 @@ export const AccountConfig = z.strictObject({
 });
 /** An account configuration as given (features optional). */
 export interface AccountConfigInput {
+  /** The account's client id, the user of HTTP Basic (docs/api.md 5); an account added with the id of another replaces it. */
   clientId: string;
+  /** The account's client secret, the password of HTTP Basic (docs/api.md 5). */
   clientSecret: string;
+  /** The user name the account's saved filters carry as `creator` and `editor`. Default `api-client`. */
   userName?: string;
+  /** The features the account has (emulator/README.md "Accounts"); each one left out is off. */
   features?: {
+    /** The saved-filter API `/bulk_filters` (spec 1). Default off. */
     bulkFilters?: boolean;
+    /** Ad sessions, ad metrics and ad alerts (spec 4.2). Default off. */
     adInsights?: boolean;
+    /** The viewer endpoints and `viewer_id` in session records (spec 4.3). Default off. */
     viewerModule?: boolean;
   };
   /** How the account's answers fill the places the contract leaves open (emulator/README.md "Dialects"). */

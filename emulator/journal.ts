@@ -4,7 +4,9 @@ export interface JournalEntry {
   seq: number;
   /** Emulator time at arrival, ISO 8601. */
   at: string;
+  /** The HTTP method, upper case (`GET`, `POST`, ...). */
   method: string;
+  /** The request's path without the query string, as sent (`/bulk_filters`, `/pii-opt-out/...`). */
   path: string;
   /** The raw query string without `?`. */
   query: string;

@@ -31,7 +31,14 @@ export interface EmulatorOptions {
    * Start time of the clock (ISO 8601 or epoch ms; default: now), whether it stands still, and how
    * many emulator milliseconds pass per wall-clock millisecond while it runs (default 1).
    */
-  clock?: { start?: string | number; frozen?: boolean; speed?: number };
+  clock?: {
+    /** The clock's first reading, ISO 8601 or epoch milliseconds. Default: the wall clock's now. */
+    start?: string | number;
+    /** True: the clock stands still until moved through the control plane (emulator/README.md "Control plane"). Default false. */
+    frozen?: boolean;
+    /** Emulator milliseconds per wall-clock millisecond while the clock runs. Default 1. */
+    speed?: number;
+  };
   /**
    * The rate budgets enforced (emulator/README.md "Rate budgets"): default the service's
    * (docs/api.md 8, 10.1); `false` lifts them all; an object changes the budgets it names.
@@ -153,9 +160,18 @@ function configuredRateBudgets(options: EmulatorOptions): RateBudgetSettings | f
 
 /** The state export format. */
 export interface StateSnapshot {
+  /** The format's version; 1 is the only one. */
   version: 1;
+  /** The seed of the emulator that exported it (its data worlds, faults and ids follow from it). */
   seed: number;
-  clock: { nowMs: number; frozen: boolean };
+  /** The emulator's clock when exported; an import sets the clock to it. */
+  clock: {
+    /** The clock's reading, epoch milliseconds. */
+    nowMs: number;
+    /** True while the clock stands still. */
+    frozen: boolean;
+  };
+  /** Every account: its configuration, saved filters and PII requests; an import replaces all accounts with these. */
   accounts: AccountSnapshot[];
 }
 

@@ -115,19 +115,147 @@ describe("the provider plugin in the package", () => {
   });
 });
 
+/** A type in TypeDoc's JSON output, as far as these tests read it: a named type, or one made of others. */
+type TypeDocType = { type: string; name?: string; typeArguments?: TypeDocType[]; declaration?: Reflection; [part: string]: unknown };
+/** A comment in TypeDoc's JSON output: its summary is the description a reader sees. */
+type TypeDocComment = { summary: { text: string }[] };
+/** A call, construct or accessor signature in TypeDoc's JSON output. */
+type Signature = { comment?: TypeDocComment; parameters?: Reflection[]; type: TypeDocType };
+/** A reflection (module, class, member, parameter...) in TypeDoc's JSON output. */
+type Reflection = {
+  name: string;
+  kind: number;
+  comment?: TypeDocComment;
+  flags?: { isExternal?: boolean };
+  children?: Reflection[];
+  signatures?: Signature[];
+  getSignature?: Signature;
+  setSignature?: Signature;
+  type?: TypeDocType;
+};
+
+/** TypeDoc's ReflectionKind values that these tests look for. */
+const KIND = { EnumMember: 16, Function: 64, Constructor: 512, Property: 1024, Method: 2048, Accessor: 262144 } as const;
+const MEMBER_KINDS: ReadonlyMap<number, string> = new Map([
+  [KIND.EnumMember, "enum member"],
+  [KIND.Constructor, "constructor"],
+  [KIND.Property, "property"],
+  [KIND.Method, "method"],
+  [KIND.Accessor, "accessor"],
+]);
+/** The reflections whose parameters a reader calls with: functions, methods and constructors (not a property of a function type). */
+const CALLABLE_KINDS: ReadonlySet<number> = new Set([KIND.Function, KIND.Method, KIND.Constructor]);
+
+/** Whether a comment has a description: a summary with text (a comment of tags alone has none). */
+const hasDescription = (comment: TypeDocComment | undefined) => comment?.summary.some((part) => part.text.trim() !== "") ?? false;
+
+/**
+ * What the API reference shows without a description: every member of a class, an interface or an
+ * object type (properties, constructors, methods, accessors, enum members), wherever it appears (an
+ * interface, a variable's type, an inline parameter or result type), and every parameter of a
+ * function, method or constructor whose type is not a named type: a parameter of a named type is
+ * described by its type's page, one of type `string` or of an inline type only by its `@param`.
+ * Members that the TypeScript library declares (an Error's `message`) are its to describe.
+ */
+function undescribed(project: Reflection): { checked: Record<"members" | "parameters", number>; missing: string[] } {
+  const checked = { members: 0, parameters: 0 };
+  const missing: string[] = [];
+  const visit = (reflection: Reflection, where: string): void => {
+    const kind = MEMBER_KINDS.get(reflection.kind);
+    const signatures = [...(reflection.signatures ?? []), reflection.getSignature, reflection.setSignature].filter((signature) => signature !== undefined);
+    if (kind !== undefined && !reflection.flags?.isExternal) {
+      checked.members += 1;
+      if (!hasDescription(reflection.comment) && !signatures.some((signature) => hasDescription(signature.comment))) missing.push(`${kind} ${where}`);
+    }
+    for (const child of reflection.children ?? []) visit(child, `${where}.${child.name}`);
+    for (const signature of signatures) {
+      for (const parameter of signature.parameters ?? []) {
+        if (CALLABLE_KINDS.has(reflection.kind) && parameter.type?.type !== "reference") {
+          checked.parameters += 1;
+          if (!hasDescription(parameter.comment)) missing.push(`parameter ${where}(${parameter.name})`);
+        }
+        visitType(parameter.type, `${where}(${parameter.name})`);
+      }
+      visitType(signature.type, `${where}()`);
+    }
+    visitType(reflection.type, where);
+  };
+  const visitType = (type: unknown, where: string): void => {
+    if (typeof type !== "object" || type === null) return;
+    if ((type as TypeDocType).type === "reflection") return visit((type as TypeDocType).declaration!, where);
+    for (const part of Object.values(type)) for (const inner of Array.isArray(part) ? part : [part]) visitType(inner, where);
+  };
+  for (const module of project.children ?? []) visit(module, module.name);
+  return { checked, missing: [...new Set(missing)].sort() };
+}
+
+/**
+ * Members of files that are being moved or rewritten as this test is written (the resource classes,
+ * the match estimate, the client's metrics, sessions and time ranges): described when they land.
+ * Nothing may join this list.
+ */
+const PENDING_DESCRIPTIONS: ReadonlySet<string> = new Set([
+  "constructor pulumi-insights.PiiOptOutRequest.constructor",
+  "constructor pulumi-insights.SavedFilter.constructor",
+  "constructor pulumi-insights.SavedFilterSet.constructor",
+  "constructor pulumi-insights/client.MetricsApi.constructor",
+  "constructor pulumi-insights/client.SessionsApi.constructor",
+  "parameter pulumi-insights.PiiOptOutRequest.constructor(name)",
+  "parameter pulumi-insights.SavedFilter.constructor(name)",
+  "parameter pulumi-insights.SavedFilterSet.constructor(name)",
+  "parameter pulumi-insights/client.MetricsApi.dimensionTags(params)",
+  "parameter pulumi-insights/client.MetricsApi.groupByDimensions(params)",
+  "property pulumi-insights.GetFilterMatchEstimateResult.interval.high",
+  "property pulumi-insights.GetFilterMatchEstimateResult.interval.low",
+  "property pulumi-insights.GetFilterMatchEstimateResult.windows.end",
+  "property pulumi-insights.GetFilterMatchEstimateResult.windows.start",
+  "property pulumi-insights.GetMetricGroupByResult.windows.endMs",
+  "property pulumi-insights.GetMetricGroupByResult.windows.startMs",
+  "property pulumi-insights.GetMetricGroupByTagResult.windows.endMs",
+  "property pulumi-insights.GetMetricGroupByTagResult.windows.startMs",
+  "property pulumi-insights.GetMetricResult.windows.endMs",
+  "property pulumi-insights.GetMetricResult.windows.startMs",
+  "property pulumi-insights.GetMetricsGroupByResult.windows.endMs",
+  "property pulumi-insights.GetMetricsGroupByResult.windows.startMs",
+  "property pulumi-insights.GetMetricsResult.windows.endMs",
+  "property pulumi-insights.GetMetricsResult.windows.startMs",
+  "property pulumi-insights.PiiOptOutRequest.identifierDigestSalt",
+  "property pulumi-insights.PiiOptOutRequest.notificationEmails",
+  "property pulumi-insights.PiiOptOutRequest.userIds",
+  "property pulumi-insights.PiiOptOutRequest.viewerIds",
+  "property pulumi-insights/client.ExplicitRange.lastDays",
+  "property pulumi-insights/client.ExplicitRange.lastMinutes",
+  "property pulumi-insights/client.GROUP_BY_LIMITS.longRangeMax",
+  "property pulumi-insights/client.GROUP_BY_LIMITS.longRangeMs",
+  "property pulumi-insights/client.GROUP_BY_LIMITS.max",
+  "property pulumi-insights/client.LastDaysRange.end",
+  "property pulumi-insights/client.LastDaysRange.lastMinutes",
+  "property pulumi-insights/client.LastDaysRange.start",
+  "property pulumi-insights/client.LastMinutesRange.end",
+  "property pulumi-insights/client.LastMinutesRange.lastDays",
+  "property pulumi-insights/client.LastMinutesRange.start",
+  "property pulumi-insights/client.MetricsApi.dimensionTags(params).metric",
+  "property pulumi-insights/client.MetricsApi.groupByDimensions(params).metric",
+  "property pulumi-insights/client.SAMPLE_LIMIT.max",
+  "property pulumi-insights/client.SAMPLE_LIMIT.min",
+  "property pulumi-insights/client.ViewerIdentity.viewerId",
+  "property pulumi-insights/client.ViewerIdentity.viewerIp",
+]);
+
 describe("API reference (TypeDoc)", () => {
-  it("titles modules by import path and documents every data source as a function with argument and result types", () => {
+  let project: Reflection;
+  beforeAll(() => {
     const output = path.join(work, "api.json");
     execFileSync("npx", ["typedoc", "--json", output, "--out", path.join(work, "api")], { cwd: REPOSITORY_ROOT, stdio: ["ignore", "ignore", "pipe"] });
-    type TypeReference = { name?: string; typeArguments?: TypeReference[] };
-    type Reflection = { name: string; kind: number; children?: Reflection[]; signatures?: { parameters?: { name: string; type: TypeReference }[]; type: TypeReference }[] };
-    const project = JSON.parse(readFileSync(output, "utf8")) as Reflection;
+    project = JSON.parse(readFileSync(output, "utf8")) as Reflection;
+  }, 120_000);
+
+  it("titles modules by import path and documents every data source as a function with argument and result types", () => {
     expect(project.children!.map((module) => module.name).sort()).toEqual(["pulumi-insights", "pulumi-insights/client", "pulumi-insights/emulator"]);
     const main = project.children!.find((module) => module.name === "pulumi-insights")!;
     const names = new Set(main.children!.map((child) => child.name));
     const dataSources = main.children!.filter((child) => /^(get|estimate)[A-Z]/.test(child.name) && names.has(`${child.name}Output`));
     expect(dataSources.length).toBeGreaterThan(25);
-    const FUNCTION = 64;
     for (const promiseForm of dataSources) {
       const outputForm = main.children!.find((child) => child.name === `${promiseForm.name}Output`)!;
       // Pulumi's names: getX takes GetXArgs and answers GetXResult (the deprecated estimateFilterMatch those of getFilterMatchEstimate).
@@ -136,14 +264,22 @@ describe("API reference (TypeDoc)", () => {
         [promiseForm, "Promise", `${stem}Args`, "DataSourceOptions"],
         [outputForm, "Output", `${stem}OutputArgs`, "DataSourceOutputOptions"],
       ] as const) {
-        expect(form.kind, form.name).toBe(FUNCTION);
+        expect(form.kind, form.name).toBe(KIND.Function);
         const [signature] = form.signatures!;
-        expect(signature!.parameters!.map((parameter) => [parameter.name, parameter.type.name]), form.name).toEqual([["args", argsType], ["opts", optsType]]);
+        expect(signature!.parameters!.map((parameter) => [parameter.name, parameter.type!.name]), form.name).toEqual([["args", argsType], ["opts", optsType]]);
         expect(signature!.type.name, form.name).toBe(result);
         expect(signature!.type.typeArguments?.[0]?.name, form.name).toBe(`${stem}Result`);
       }
     }
-  }, 120_000);
+  });
+
+  it("gives every member, and every parameter of a plain or inline type, a description", () => {
+    const { checked, missing } = undescribed(project);
+    // The walk reaches what the reference shows: over a thousand members, some dozens of such parameters.
+    expect(checked.members).toBeGreaterThan(1000);
+    expect(checked.parameters).toBeGreaterThan(30);
+    expect(missing.filter((member) => !PENDING_DESCRIPTIONS.has(member))).toEqual([]);
+  });
 });
 
 /**

@@ -156,6 +156,7 @@ export type DeletedFilter = records.DeletedFilter;
  * of a batch run in parallel within the client's concurrency bound.
  */
 export class FiltersApi {
+  /** Built by {@link InsightsClient} on its transport (one pool, one rate budget); `client.filters` is this family. */
   constructor(private readonly requester: Requester) {}
 
   /**
@@ -165,8 +166,18 @@ export class FiltersApi {
    * `IncompleteListingError` is thrown when a part still reaches it.
    */
   list(query?: Omit<FilterListQuery, "fields">, options?: CallOptions): Promise<SavedFilter[]>;
-  /** Lists only the selected `fields` of each matching filter. */
-  list<Field extends SavedFilterField>(query: FilterListQuery & { fields: readonly Field[] }, options?: CallOptions): Promise<Array<Pick<SavedFilter, Field>>>;
+  /**
+   * Lists only the selected `fields` of each matching filter.
+   *
+   * @param query - What to list, as for the whole filters, and the `fields` to answer.
+   */
+  list<Field extends SavedFilterField>(
+    query: FilterListQuery & {
+      /** The fields each filter of the answer holds, and no other (`fields=` of spec 4.8: the body is then a bare array). */
+      fields: readonly Field[];
+    },
+    options?: CallOptions,
+  ): Promise<Array<Pick<SavedFilter, Field>>>;
   async list(query: FilterListQuery = {}, options: CallOptions = {}): Promise<Array<Partial<SavedFilter>>> {
     const checked = parseParams(FilterListQuery, query);
     type Checked = typeof checked;

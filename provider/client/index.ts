@@ -62,7 +62,12 @@ export class InsightsClient {
   }
 
   /** Base URL and client id, never the secret. */
-  toJSON(): { baseUrl: string; clientId: string } {
+  toJSON(): {
+    /** The base URL the client sends its requests to. */
+    baseUrl: string;
+    /** The client id of the account, the user of HTTP Basic (docs/api.md 5). */
+    clientId: string;
+  } {
     return this.#transport.toJSON();
   }
 }

@@ -173,7 +173,11 @@ function alignAliasFields(answered: readonly Answered[], layouts: ReadonlyArray<
   }
 }
 
-/** Lays out a merged plain answer (one metric or a custom selection) for the `requested` metrics. */
+/**
+ * Lays out a merged plain answer (one metric or a custom selection) for the `requested` metrics.
+ *
+ * @param requested - The metrics the call asked for, each a key of `series` and `total` as spelt in the call.
+ */
 export function metricResult<Metric extends string>(merged: PlainMerged, requested: readonly Metric[]): MetricResult<Metric> {
   const answered = answeredOf(requested);
   const series = emptySeries(answered);
@@ -202,6 +206,8 @@ interface EntityLayout {
 /**
  * Lays out a merged group-by answer for the `requested` metrics in one pass: each entity is found
  * by its dimension value in a map, so the cost is one step per value on the wire.
+ *
+ * @param requested - The metrics the call asked for, each a key of an entity's `series` and `total` as spelt in the call.
  */
 export function groupByResult<Metric extends string>(merged: GroupByMerged, requested: readonly Metric[]): GroupByResult<Metric> {
   const answered = answeredOf(requested);

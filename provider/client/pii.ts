@@ -70,10 +70,17 @@ export type PiiGetParams = params.PiiGetParams;
 export class PiiApi {
   private readonly now: () => number;
 
-  /** `options.now` is the client's clock (epoch ms): it bounds the creation range of a complete listing. */
+  /**
+   * Built by {@link InsightsClient} on its transport and clock; `client.pii` is this family.
+   *
+   * @param options - The client's clock.
+   */
   constructor(
     private readonly requester: Requester,
-    options: { now?: () => number } = {},
+    options: {
+      /** The client's clock, epoch milliseconds (default `Date.now`): it bounds the creation range of a complete listing. */
+      now?: () => number;
+    } = {},
   ) {
     this.now = options.now ?? Date.now;
   }

@@ -106,8 +106,21 @@ export function getSavedFilterByNameOutput(args: GetSavedFilterByNameOutputArgs,
  * `categories`, `fields`) or `subcategories` (of one `category`), and an optional substring `pattern`.
  */
 export type FieldValuesQuery =
-  | { field: FilterLookupName; pattern?: string; category?: never }
-  | ({ field: "subcategories" } & SubcategoryQuery);
+  | {
+      /** The lookup whose values are listed, for example `countries` (spec 4.8). */
+      field: FilterLookupName;
+      /**
+       * Only the values that match this text (the lookup's `pattern`, spec 4.8); whether inside a value
+       * or only at its beginning, and in which case, the contract does not show (docs/api.md 11.2).
+       */
+      pattern?: string;
+      /** Only with `field: "subcategories"`. */
+      category?: never;
+    }
+  | ({
+      /** The subcategories of saved filters, of every category or of `category` alone (spec 4.8). */
+      field: "subcategories";
+    } & SubcategoryQuery);
 /** Arguments of {@link getFilterFieldValues}: the lookup, and the account. */
 export type GetFilterFieldValuesArgs = DataSourceArgs<FieldValuesQuery>;
 /** Arguments of {@link getFilterFieldValuesOutput}: those of {@link getFilterFieldValues}, each an `Input`. */

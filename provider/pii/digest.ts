@@ -38,8 +38,13 @@ function canonicalSet(kind: string, identifiers: Iterable<string>): string {
 }
 
 /**
- * The salted scrypt digest of an identifier set, as `scrypt:N=16384,r=8,p=1:<hex>` (see the module
- * comment). `kind` is `viewer` or `user`; `salt` is the hex salt stored with the digest.
+ * The salted scrypt digest of an identifier set, as `scrypt:N=16384,r=8,p=1:<hex>`; why scrypt and a
+ * salt per resource, provider/pii/digest.ts says at its top. Order and repetition of the identifiers
+ * do not change it.
+ *
+ * @param kind - `viewer` or `user`: the same string digests differently as a viewer id and as a user id.
+ * @param identifiers - The identifier set, as given to the PiiOptOutRequest.
+ * @param salt - The hex salt stored with the digest: the resource's `identifierDigestSalt` output.
  *
  * @example
  * // A reviewer holding the list checks a stack's outputs:

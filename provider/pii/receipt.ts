@@ -31,6 +31,7 @@ export interface ReceiptRequest {
 
 /** A receipt, its shape named by `format` (`pulumi-insights/pii-opt-out-receipt@1`). */
 export interface PiiOptOutReceipt {
+  /** The receipt's shape and its version, `pulumi-insights/pii-opt-out-receipt@1`; a change that removes or renames a member gets a new version. */
   format: typeof RECEIPT_FORMAT;
   /** `pulumi-insights/<version>`: the package that made the receipt. */
   generatedBy: string;
@@ -38,7 +39,9 @@ export interface PiiOptOutReceipt {
   generatedAt: string;
   /** The least advanced state of the requests (FINISHED once every request is). */
   status: string;
+  /** Every opt-out request made for the set (at most 100 identifiers each, docs/api.md 4.10). */
   requests: ReceiptRequest[];
+  /** The identifier set, by count and digest only: a receipt names nobody. */
   identifiers: {
     /** `viewer` or `user`. */
     kind: string;
@@ -50,6 +53,7 @@ export interface PiiOptOutReceipt {
     previouslySubmitted: number;
     /** The salted scrypt digest of the set (digest.ts) and its salt: whoever holds the list can check it. */
     digest: string;
+    /** The hex salt of `digest`, for {@link identifierSetDigest}; not secret. */
     digestSalt: string;
   };
   /** The deletion check after FINISHED (verification.ts), when it ran. */

@@ -17,11 +17,23 @@ import { TAG_FIELD, type RuleGroup, type RuleLeaf, type RuleNode } from "./tree"
 
 /** The leaf operators, one method each (spec 2.7 names contains and not_contains; equals: docs/api.md 10.2). */
 export interface RuleLeafBuilder {
-  /** A leaf that matches when the field contains `value`. */
+  /**
+   * A leaf that matches when the field contains `value`.
+   *
+   * @param value - The text to compare, case-sensitive (docs/api.md 10.5); on a field of pre-set values (Country, ASN, ...) one of its lookup's values, exactly.
+   */
   contains(value: string): RuleLeaf;
-  /** A leaf that matches when the field does not contain `value`. */
+  /**
+   * A leaf that matches when the field does not contain `value`.
+   *
+   * @param value - The text to compare, case-sensitive (docs/api.md 10.5); on a field of pre-set values (Country, ASN, ...) one of its lookup's values, exactly.
+   */
   notContains(value: string): RuleLeaf;
-  /** A leaf that matches when the field equals `value`. */
+  /**
+   * A leaf that matches when the field equals `value`.
+   *
+   * @param value - The text to compare, case-sensitive (docs/api.md 10.5); on a field of pre-set values (Country, ASN, ...) one of its lookup's values, exactly.
+   */
   equals(value: string): RuleLeaf;
 }
 
@@ -46,17 +58,31 @@ export function field(name: KeylessFilterField): RuleLeafBuilder {
   return leafBuilder({ field: name });
 }
 
-/** Starts a leaf on the custom tag `key` (field Tag, spec 2.7). */
+/**
+ * Starts a leaf on the custom tag `key` (field Tag, spec 2.7).
+ *
+ * @param key - The tag's key, as the account's `tags` lookup lists it (a preview checks it there).
+ */
 export function tag(key: string): RuleLeafBuilder {
   return leafBuilder({ field: TAG_FIELD, key });
 }
 
-/** A group that matches when every rule matches. At least one rule: an empty group is invalid. */
+/**
+ * A group that matches when every rule matches. At least one rule: an empty group is invalid.
+ *
+ * @param first - The first rule, a leaf or a group.
+ * @param rest - The other rules, leaves or groups, in order.
+ */
 export function and(first: RuleNode, ...rest: RuleNode[]): RuleGroup {
   return { op: "and", rules: [first, ...rest] };
 }
 
-/** A group that matches when any rule matches. At least one rule: an empty group is invalid. */
+/**
+ * A group that matches when any rule matches. At least one rule: an empty group is invalid.
+ *
+ * @param first - The first rule, a leaf or a group.
+ * @param rest - The other rules, leaves or groups, in order.
+ */
 export function or(first: RuleNode, ...rest: RuleNode[]): RuleGroup {
   return { op: "or", rules: [first, ...rest] };
 }

@@ -56,6 +56,8 @@ export function lookupCandidates(tree: RuleGroup): Map<FilterLookup, Set<string>
  * (docs/api.md 10.5), so `united states` gets a "did you mean". A lookup missing from `lookups` is not
  * checked (the caller did not fetch it); values not known yet in a preview are skipped. Paths are
  * those of the tree as given, from `basePath`.
+ *
+ * @param basePath - The path of the tree's root group in the failures. Default `rules`.
  */
 export function validateRuleValues(tree: RuleGroup, lookups: LookupValueSets, basePath = "rules"): RuleFailure[] {
   const failures: RuleFailure[] = [];

@@ -140,6 +140,9 @@ function checkLeaf(leaf: JsonObject, path: string, failures: FailureList): void 
  * did-you-mean for a near miss of a field name or op, Tag leaves without `key`, empty groups, wrong
  * types and unknown properties. Values not known yet in a preview are skipped. Empty means valid,
  * and then the input is a RuleGroup (the schema of provider/schema/filters.ts accepts it).
+ *
+ * @param input - The tree as a program or a file gives it, of any type: nothing is assumed of it.
+ * @param basePath - The path of the tree's root group in the failures. Default `rules`.
  */
 export function validateRules(input: unknown, basePath = "rules"): RuleFailure[] {
   const failures = new FailureList();

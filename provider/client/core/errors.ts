@@ -13,7 +13,20 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 /** Base class of every error the client throws. */
 export class InsightsError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /**
+   * The client builds its errors itself; a program builds one only to stand in for the client (a
+   * wrapper, a test double). `name` becomes the class's name.
+   *
+   * @param message - What went wrong, in words for people; it never holds a secret or a query string.
+   * @param options - What the error came from, as `Error`'s own options.
+   */
+  constructor(
+    message: string,
+    options?: {
+      /** The error beneath this one, as `Error`'s own `cause`: the caller's abort reason, undici's connection error. */
+      cause?: unknown;
+    },
+  ) {
     super(message, options);
     this.name = new.target.name;
   }
@@ -30,6 +43,11 @@ export class InsightsError extends Error {
  * names the call and summarises the reason.
  */
 export class AbortError extends InsightsError {
+  /**
+   * The message names the call aborted and summarises the reason.
+   *
+   * @param reason - The signal's `reason` as given, kept as `cause`.
+   */
   constructor(
     /** What was aborted, for example `GET /bulk_filters/fields`. */
     what: string,
@@ -76,6 +94,11 @@ export function describeValue(value: unknown): string {
 
 /** A setting (base URL, client id, client secret) is missing or not acceptable. */
 export class SettingsError extends InsightsError {
+  /**
+   * The client and the data sources build it while reading their settings, before any request.
+   *
+   * @param message - What is wrong with the setting and where it is set (an option, an environment variable, the stack config); never its value.
+   */
   constructor(
     /** The option at fault, for example `clientSecret`. */
     readonly option: string,
@@ -94,6 +117,7 @@ export class SettingsError extends InsightsError {
  * `path` names the argument, for example `metrics[3]`; the message says what to change.
  */
 export class ArgumentError extends InsightsError {
+  /** The message is `path: reason`. */
   constructor(
     /** Where in the arguments the problem is, for example `metrics[3]` or `identifiers`. */
     readonly path: string,
@@ -129,7 +153,21 @@ export abstract class RequestError extends InsightsError {
   /** How many attempts were made before this error was thrown (the retry policy may make several). */
   attempts = 1;
 
-  constructor(request: RequestDescription, message: string, options?: { cause?: unknown }) {
+  /**
+   * Keeps the method and the path of `request`, and its query out of sight.
+   *
+   * @param request - The request the error is about; its query is kept but hidden (non-enumerable).
+   * @param message - What went wrong, starting with the method and the path; never the query.
+   * @param options - What the error came from, as `Error`'s own options.
+   */
+  constructor(
+    request: RequestDescription,
+    message: string,
+    options?: {
+      /** The error beneath this one, as `Error`'s own `cause`. */
+      cause?: unknown;
+    },
+  ) {
     super(message, options);
     this.method = request.method;
     this.path = request.path;
@@ -212,6 +250,10 @@ export class ApiError extends RequestError {
   /** The request id the answer carried (`x-request-id` or a similar header), for the service's support. */
   readonly requestId?: string;
 
+  /**
+   * The message names the request, the status and what the body says (its code, message and
+   * parameter, made inert) and the request id; the client builds the subclass of the status.
+   */
   constructor(details: ApiErrorDetails) {
     const reading = readErrorBody(details.body);
     const errorBody: ErrorBodyReading = {
@@ -328,6 +370,7 @@ export class RedirectError extends ApiError {
   /** The host of the `Location` header (`host:port` when it has a port), when it names one. */
   readonly locationHost?: string;
 
+  /** `locationHost` is read from the `location` header of `details`. */
   constructor(details: ApiErrorDetails) {
     super(details);
     const target = redirectTarget(this.headers.location);
@@ -351,6 +394,11 @@ export function apiErrorFor(details: ApiErrorDetails): ApiError {
 
 /** The connection failed or was reset before a complete answer arrived; `cause` says how. */
 export class ConnectionError extends RequestError {
+  /**
+   * The message names the request and quotes the code and message of `cause`.
+   *
+   * @param cause - The error of the connection (undici's, with a `code` such as `ECONNREFUSED`), kept as `cause`.
+   */
   constructor(request: RequestDescription, cause: unknown) {
     super(request, `${request.method} ${request.path}: connection failed (${causeSummary(cause)})`, { cause });
   }
@@ -358,6 +406,11 @@ export class ConnectionError extends RequestError {
 
 /** No complete answer arrived within the per-request timeout; `cause` is the underlying error. */
 export class TimeoutError extends RequestError {
+  /**
+   * The message names the request and the timeout.
+   *
+   * @param cause - The error the request ended with when the timeout aborted it, kept as `cause`.
+   */
   constructor(
     request: RequestDescription,
     /** The timeout that elapsed, in milliseconds. */
@@ -382,6 +435,7 @@ const API_ANSWER_LIMIT_BYTES = 5_700_000;
  * received and answered: after a POST its outcome is unknown (retry.ts `isOutcomeUnknown`).
  */
 export class ResponseTooLargeError extends RequestError {
+  /** The message says how much was read and, past the API's own limit, to check the base URL. */
   constructor(
     request: RequestDescription,
     /** The HTTP status of the answer. */
@@ -405,8 +459,10 @@ export class ResponseTooLargeError extends RequestError {
 
 /** The response did not match its schema; `issues` list where (the body is not kept: it can hold PII). */
 export class ResponseValidationError extends RequestError {
+  /** The message names the first five mismatches. */
   constructor(
     request: RequestDescription,
+    /** The HTTP status of the answer that did not match (a success: an error status makes an {@link ApiError} instead). */
     readonly status: number,
     /** Each mismatch as `path: message`. */
     readonly issues: readonly string[],

@@ -13,6 +13,7 @@ import { InsightsError } from "./errors";
 
 /** A listing stayed at the service's cap however it was narrowed: some items may be missing. */
 export class IncompleteListingError extends InsightsError {
+  /** The message names the listing and its narrowest query, and says how to narrow it further. */
   constructor(
     /** What was listed, for example `saved filters named "x"`. */
     readonly listing: string,

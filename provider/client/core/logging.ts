@@ -11,11 +11,23 @@ export type LogLevel = "debug" | "info" | "warn" | "off";
 
 /** Where the client's log lines go. */
 export interface InsightsLogger {
-  /** Short waits (under a second) and other detail. */
+  /**
+   * Short waits (under a second) and other detail.
+   *
+   * @param message - The line for people; it never holds a secret, a query string or personal data.
+   */
   debug(message: string, details?: LogDetails): void;
-  /** Retries, splits and waits of a second or more: why a call takes long. */
+  /**
+   * Retries, splits and waits of a second or more: why a call takes long.
+   *
+   * @param message - The line for people; it never holds a secret, a query string or personal data.
+   */
   info(message: string, details?: LogDetails): void;
-  /** A call that gives up after retrying. */
+  /**
+   * A call that gives up after retrying.
+   *
+   * @param message - The line for people; it never holds a secret, a query string or personal data.
+   */
   warn(message: string, details?: LogDetails): void;
 }
 

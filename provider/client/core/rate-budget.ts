@@ -27,9 +27,13 @@ export interface RateBudgetOptions {
 
 /** Defaults of {@link RateBudgetOptions}: the service's budgets. */
 export const DEFAULT_RATE_BUDGET = {
+  /** 3000 requests per 5 minutes from one client address, the service's limit (docs/api.md 10.1). */
   requestsPerFiveMinutes: 3000,
+  /** 400 historical-metric requests a minute per account, the service's limit (docs/api.md 8). */
   historicalMetricsPerMinute: 400,
+  /** 500 real-time-metric requests a minute per account, the service's limit (docs/api.md 8). */
   realTimeMetricsPerMinute: 500,
+  /** 250 ms kept after an answer before the request it makes room for. */
   marginMs: 250,
 } satisfies RateBudgetOptions;
 

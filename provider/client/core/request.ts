@@ -9,9 +9,11 @@ export type QueryParams = Readonly<Record<string, QueryValue>>;
 
 /** One API request as the API families describe it to the transport. */
 export interface RequestOptions {
+  /** The HTTP method (spec section 4): GET reads, POST creates, PUT updates, DELETE deletes. */
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** Path relative to the base URL, starting with `/` (spec section 4). */
   path: string;
+  /** The query string's parameters, encoded by the transport; an array repeats its key (spec 4.6). */
   query?: QueryParams;
   /** JSON body of POST and PUT. */
   body?: unknown;

@@ -36,10 +36,15 @@ export interface RetryOptions {
 
 /** Defaults of {@link RetryOptions}. */
 export const DEFAULT_RETRY_OPTIONS = {
+  /** 3 retries after the first attempt. */
   maxRetries: 3,
+  /** 250 ms before the first retry, doubled for each further one. */
   baseDelayMs: 250,
+  /** Backoffs of at most 8 s. */
   maxDelayMs: 8_000,
+  /** 150 s for a call from its first attempt, retry waits included: room for one wait after a 429. */
   budgetMs: 150_000,
+  /** 61 s after a 429 without `Retry-After`: the service asks for more than a minute (docs/api.md 10.1). */
   rateLimitWaitMs: 61_000,
   /** Jitter source. */
   random: Math.random,

@@ -54,14 +54,22 @@ export interface InsightsClientOptions {
 
 /** Defaults of the tunable options. */
 export const DEFAULT_CLIENT_OPTIONS = {
+  /** 30 s for one attempt, until the whole answer is read. */
   timeoutMs: 30_000,
-  // Spec 8 allows hundreds of concurrent requests per account, but the global limit of 3000 requests
-  // per 5 minutes per IP (docs/api.md 10.1) makes a small bound the polite default.
+  /**
+   * 8 requests of an account in flight at once: spec 8 allows hundreds, but the limit of 3000
+   * requests per 5 minutes per client address (docs/api.md 10.1) makes a small bound the polite default.
+   */
   maxConcurrency: 8,
-  // Spec 8: the service refuses an answer over 5,700,000 bytes with a 413, so no valid answer is
-  // larger; the margin leaves room for a service that counts a little differently (docs/api.md 11.7).
+  /**
+   * 6,000,000 bytes: the service refuses an answer over 5,700,000 bytes with a 413 (spec 8), so no
+   * valid answer is larger; the margin leaves room for a service that counts a little differently
+   * (docs/api.md 11.7).
+   */
   maxResponseBytes: 6_000_000,
+  /** The retry policy's defaults, {@link DEFAULT_RETRY_OPTIONS}. */
   retry: DEFAULT_RETRY_OPTIONS,
+  /** The service's budgets, {@link DEFAULT_RATE_BUDGET}. */
   rateBudget: DEFAULT_RATE_BUDGET,
 } satisfies Required<Pick<InsightsClientOptions, "timeoutMs" | "maxConcurrency" | "maxResponseBytes">> & { retry: RetryOptions; rateBudget: RateBudgetOptions };
 
@@ -73,8 +81,11 @@ export const MAX_RESPONSE_BYTES_LIMIT = 500_000_000;
 
 /** The environment variables read when an option is not given. */
 export const SETTINGS_ENV = {
+  /** `INSIGHTS_BASE_URL`: the base URL of the API, when the `baseUrl` option is not given. */
   baseUrl: "INSIGHTS_BASE_URL",
+  /** `INSIGHTS_CLIENT_ID`: the client id of the account, when the `clientId` option is not given. */
   clientId: "INSIGHTS_CLIENT_ID",
+  /** `INSIGHTS_CLIENT_SECRET`: the client secret of the account, when the `clientSecret` option is not given. */
   clientSecret: "INSIGHTS_CLIENT_SECRET",
 } as const;
 

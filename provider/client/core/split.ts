@@ -123,11 +123,21 @@ export function chunkWithPinned<T>(items: readonly T[], size: number, pinned: T)
  * `cause` the first of them.
  */
 export class PartialFailureError<Result> extends InsightsError {
+  /**
+   * The message counts the failed chunks and quotes the first failure, which is also `cause`.
+   *
+   * @param chunkCount - How many chunks the batch was split into, failed or not.
+   */
   constructor(
     /** Results of the chunks that succeeded, flattened in input order. */
     readonly completed: readonly Result[],
     /** The errors of the failed chunks, with the index of the chunk each belongs to. */
-    readonly failures: ReadonlyArray<{ chunk: number; error: unknown }>,
+    readonly failures: ReadonlyArray<{
+      /** The index of the failed chunk, from 0: the chunks hold the batch's items in input order, as many as one call takes. */
+      chunk: number;
+      /** What the chunk's call threw: an {@link InsightsError} as a rule. */
+      error: unknown;
+    }>,
     chunkCount: number,
   ) {
     const first = failures[0]?.error;
