@@ -113,6 +113,20 @@ describe("pulumi-insights import: messages that name only what the command offer
     expect(badDay.stderr).toContain('pulumi-insights import: --created "2026-02-30" is not a day written YYYY-MM-DD, such as 2026-11-20\n');
   });
 
+  it("refuses --pulumi-import-file with what `pulumi import` by id cannot declare, saying why", async () => {
+    const withSet = await run(["import", "--set", "all", "--pulumi-import-file", "import.json"], env);
+    expect(withSet).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: "pulumi-insights import: --set cannot be combined with --pulumi-import-file: `pulumi import` takes one SavedFilter per filter id (a SavedFilterSet has no id of the account to import by)\n(pulumi-insights import --help lists the options)\n",
+    });
+    const withAccount = await run(["import", "--account", "staging", "--pulumi-import-file", "import.json"], env);
+    expect(withAccount.status).toBe(2);
+    expect(withAccount.stderr).toContain("--account cannot be combined with --pulumi-import-file: `pulumi import` reads each filter with the provider's own settings");
+    const sameFile = await run(["import", "--out", "filters.json", "--pulumi-import-file", "./filters.json"], env);
+    expect(sameFile.stderr).toContain("pulumi-insights import: --out and --pulumi-import-file name the same file\n");
+  });
+
   it("writes every message to standard error inert", async () => {
     // JSON's quoting escapes C0 controls, not a bidi override or a C1 control.
     const result = await run(["import", "--id", "1\u202e\u009b2J"], env);

@@ -11,8 +11,8 @@ export const USAGE = `usage: pulumi-insights <command> [options]
 
 commands:
   import    write a TypeScript module declaring the account's saved filters, each adopted by id,
-            so that the first \`pulumi up\` takes them over without a change
-            (pulumi-insights import --help lists its options)
+            so that the first \`pulumi up\` takes them over without a change, or the file that
+            \`pulumi import --file\` takes (pulumi-insights import --help lists its options)
 
 options:
   -h, --help    show this text (pulumi-insights <command> --help: the command's options)

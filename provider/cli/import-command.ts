@@ -4,6 +4,7 @@
  * comes under code with one command and one `pulumi up` that changes nothing.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { InsightsClient } from "../client";
 import { SettingsError } from "../client/core/errors";
@@ -12,6 +13,7 @@ import { CalendarDate } from "../schema/common";
 import { inertText } from "../text/inert";
 import { generateModule, type GeneratedModule } from "./generate-module";
 import { listFilters, type FilterSelection } from "./list-filters";
+import { pulumiImportFile } from "./pulumi-import-file";
 
 /** Where the command reads and writes: the process's own streams, or a test's. */
 export interface CommandIo {
@@ -33,6 +35,7 @@ export const IMPORT_OPTIONS = {
   created: { type: "string" },
   id: { type: "string", multiple: true },
   out: { type: "string" },
+  "pulumi-import-file": { type: "string" },
   set: { type: "string" },
   account: { type: "string" },
   "base-url": { type: "string" },
@@ -48,7 +51,8 @@ export const IMPORT_OPTIONS = {
 export const IMPORT_USAGE = `usage: pulumi-insights import [options]
 
 Writes a TypeScript module declaring the account's saved filters, each adopted by id, so that the
-first \`pulumi up\` takes them over without a change.
+first \`pulumi up\` takes them over without a change; or, for a program in any language, the file
+that \`pulumi import --file\` takes (--pulumi-import-file).
 
 selection (all given criteria hold; every filter of the account by default):
   --name <text>             filters whose name contains the text
@@ -60,6 +64,12 @@ selection (all given criteria hold; every filter of the account by default):
 output:
   --out <file>              write the module here (default: standard output); the summary and
                             errors go to standard error
+  --pulumi-import-file <file>
+                            write the file \`pulumi import --file <file>\` takes: one
+                            insights:index:SavedFilter per filter, by id, named as the module
+                            names it, for a program in any language that uses the provider plugin
+                            (README "Use it from Python, Go, C# or YAML"); without --out, instead
+                            of the module
   --set <name>              one SavedFilterSet with this resource name, members adopted by \`adopt\`,
                             instead of one SavedFilter per filter
   --account <name>          declare them in this account of the stack config insights:accounts
@@ -76,12 +86,19 @@ account (default: INSIGHTS_BASE_URL, INSIGHTS_CLIENT_ID, INSIGHTS_CLIENT_SECRET)
   INSIGHTS_LOG=info         (environment) show the client's retries and waits on standard error
 
 exit status:
-  0  the module was written (or this text shown)
+  0  the module (and the file of --pulumi-import-file) was written (or this text shown)
   1  the account could not be read: the service refused or failed, or a part of the selection
      stays at the service's cap of 500 filters however the import narrows it (no module is
      written; import in slices with the selection options above)
   2  a mistake on the command line or in the INSIGHTS_* settings
 `;
+
+/** Why `--pulumi-import-file` excludes an option: what the option declares, `pulumi import` by id cannot. */
+const NOT_WITH_IMPORT_FILE = {
+  set: "--set cannot be combined with --pulumi-import-file: `pulumi import` takes one SavedFilter per filter id (a SavedFilterSet has no id of the account to import by)",
+  account:
+    "--account cannot be combined with --pulumi-import-file: `pulumi import` reads each filter with the provider's own settings; for a named account, import with an explicit provider of that account's settings (`pulumi import --file` with `provider` and `nameTable`)",
+} as const;
 
 /** A mistake in the command line or the settings: exit status 2 with the usage hint. */
 class UsageError extends Error {}
@@ -89,6 +106,8 @@ class UsageError extends Error {}
 interface ImportOptions {
   selection: FilterSelection;
   out?: string;
+  /** Where the file of `pulumi import --file` goes. */
+  pulumiImportFile?: string;
   set?: string;
   /** The account name the declarations carry (`account`). */
   account?: string;
@@ -129,6 +148,12 @@ function parseImportArgs(argv: readonly string[]): ImportOptions | "help" {
   const set = nonEmpty("set", values.set);
   const account = nonEmpty("account", values.account);
   const out = nonEmpty("out", values.out);
+  const importFile = nonEmpty("pulumi-import-file", values["pulumi-import-file"]);
+  if (importFile !== undefined) {
+    if (set !== undefined) throw new UsageError(NOT_WITH_IMPORT_FILE.set);
+    if (account !== undefined) throw new UsageError(NOT_WITH_IMPORT_FILE.account);
+    if (out !== undefined && path.resolve(out) === path.resolve(importFile)) throw new UsageError("--out and --pulumi-import-file name the same file");
+  }
   const baseUrl = values["base-url"];
   const clientId = values["client-id"];
   const secretFile = values["client-secret-file"];
@@ -141,6 +166,7 @@ function parseImportArgs(argv: readonly string[]): ImportOptions | "help" {
       ...(ids === undefined ? {} : { ids: [...new Set(ids)] }),
     },
     ...(out === undefined ? {} : { out }),
+    ...(importFile === undefined ? {} : { pulumiImportFile: importFile }),
     ...(set === undefined ? {} : { set }),
     ...(account === undefined ? {} : { account }),
     ...(baseUrl === undefined ? {} : { baseUrl }),
@@ -213,13 +239,22 @@ async function readSecret(from: ImportOptions["secretFrom"], io: CommandIo): Pro
   return secret;
 }
 
-/** The summary on standard error: counts, JSON forms and skipped filters with their reasons. */
-function summary(module: GeneratedModule, out: string | undefined): string[] {
+/**
+ * The summary on standard error: where the filters were written (the module, the file of
+ * `pulumi import --file`, or both), the module's JSON forms, and skipped filters with their reasons.
+ */
+function summary(module: GeneratedModule, where: Pick<ImportOptions, "out" | "pulumiImportFile">): string[] {
   const count = module.declared.length;
-  const lines = [`pulumi-insights import: ${count} saved filter${count === 1 ? "" : "s"} written to ${out ?? "standard output"}`];
-  if (module.jsonForms.length > 0) {
+  const filters = `${count} saved filter${count === 1 ? "" : "s"}`;
+  const lines: string[] = [];
+  const writesModule = where.out !== undefined || where.pulumiImportFile === undefined;
+  if (writesModule) lines.push(`pulumi-insights import: ${filters} written to ${where.out ?? "standard output"}`);
+  if (writesModule && module.jsonForms.length > 0) {
     lines.push(`  ${module.jsonForms.length} rule part${module.jsonForms.length === 1 ? "" : "s"} written in the API's JSON form (the builder cannot express them):`);
     for (const note of module.jsonForms) lines.push(`    filter ${note.filterId} ${note.path}: ${note.reason}`);
+  }
+  if (where.pulumiImportFile !== undefined) {
+    lines.push(`pulumi-insights import: ${filters} written to ${where.pulumiImportFile} for \`pulumi import --file ${where.pulumiImportFile}\``);
   }
   if (module.skipped.length > 0) {
     lines.push(`  ${module.skipped.length} filter${module.skipped.length === 1 ? "" : "s"} skipped:`);
@@ -260,9 +295,11 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
       ...(options.account === undefined ? {} : { account: options.account }),
     });
     // The module is code whose every value is a literal that escapes whatever could hide (./generate-module.ts).
-    if (options.out === undefined) io.stdout(module.source);
-    else writeFileSync(options.out, module.source);
-    io.stderr(terminalLines(summary(module, options.out)));
+    if (options.out !== undefined) writeFileSync(options.out, module.source);
+    else if (options.pulumiImportFile === undefined) io.stdout(module.source);
+    // The same filters under the same names, for `pulumi import --file` (./pulumi-import-file.ts).
+    if (options.pulumiImportFile !== undefined) writeFileSync(options.pulumiImportFile, pulumiImportFile(module.declared));
+    io.stderr(terminalLines(summary(module, options)));
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof SettingsError) {

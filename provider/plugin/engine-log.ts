@@ -1,6 +1,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineProto from "@pulumi/pulumi/proto/engine_pb";
+import { inertLines } from "../text/inert";
 
 /**
  * The plugin's lines as the engine shows them: through the engine's `Log` call, with a severity and
@@ -29,10 +30,12 @@ export class EngineLog {
   }
 
   /**
-   * Sends a line. Never throws: a line the engine cannot take (it is going away) goes to stderr,
-   * which the engine keeps at debug level. Never pass credentials or personal data here.
+   * Sends a line, made inert. Never throws: a line the engine cannot take (it is going away) goes
+   * to stderr, which the engine keeps at debug level. Never pass credentials or personal data here.
    */
-  log(severity: LogSeverity, message: string, urn = ""): void {
+  log(severity: LogSeverity, line: string, urn = ""): void {
+    // Made inert here once for every line (provider/text/inert.ts): text already inert comes out the same.
+    const message = inertLines(line);
     const request = new engineProto.LogRequest();
     request.setSeverity(SEVERITIES[severity]);
     request.setMessage(message);
@@ -41,6 +44,7 @@ export class EngineLog {
       () =>
         new Promise<void>((resolve) => {
           this.client.log(request, (error) => {
+            // Shown at debug level, in a terminal.
             if (error) process.stderr.write(`${severity}: ${message}\n`);
             resolve();
           });

@@ -1,7 +1,8 @@
 import { ArgumentError } from "../client";
+import { withConnectionWords } from "../connection-check/words";
 import "../data";
 import { dataSourceDefinitions } from "../data/define";
-import { sharedClient } from "../host/runtime";
+import { accountSettings, sharedClient } from "../host/runtime";
 import { isJsonObject } from "../schema";
 import type { Failure } from "./resources";
 import { unknownToken } from "./tokens";
@@ -11,7 +12,8 @@ import { containsSecret, revealed, secretProperties, type PropertyMap } from "./
  * Invoke (docs/provider-plugins.md rule 11): the package's functions are its data sources
  * (provider/data/), each called with the client of the provider's settings, or of the account its
  * `account` argument names, from the shared resolution (host/runtime.ts): the same code and the
- * same client as a TypeScript program's `getX()` and the dynamic resources use.
+ * same client as a TypeScript program's `getX()` and the dynamic resources use, and a failed
+ * connection worded as that program's `getX()` words it (connection-check/words.ts).
  */
 
 /** What Invoke answers: the result's properties, or the failures of the arguments. */
@@ -46,7 +48,9 @@ export async function invoke(token: string, args: PropertyMap, signal: AbortSign
     result = await definition.read(sharedClient(account), params as never, { signal });
   } catch (error) {
     if (error instanceof ArgumentError) return { outputs: {}, failures: [{ property: error.path, reason: error.message }] };
-    throw error;
+    // Named as the program's function is named (`getFilterFieldValues`), the account by its settings and its name.
+    const { baseUrl, clientId } = accountSettings(account);
+    throw withConnectionWords(error, { baseUrl, clientId, ...(account === undefined ? {} : { name: account }) }, token.slice(token.lastIndexOf(":") + 1));
   }
   if (!isJsonObject(result)) throw new Error(`${token} answered ${Array.isArray(result) ? "a list" : typeof result}, not an object`);
   return { outputs: definition.personalData || containsSecret(args) ? secretProperties(result) : result, failures: [] };

@@ -8,6 +8,7 @@ import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { packageVersion } from "../client/core/version";
 import { reportThrough } from "../host/runtime";
+import { inertLines } from "../text/inert";
 import { checkConfig, configure, diffConfig } from "./configuration";
 import type { EngineLog } from "./engine-log";
 import { invoke } from "./functions";
@@ -39,17 +40,18 @@ function resourceCall(request: AddressedRequest): ResourceCall {
 /**
  * The gRPC error of a failed call: UNIMPLEMENTED for what the plugin does not serve; UNKNOWN with the
  * error's message otherwise, as the engine shows it; with the `ErrorResourceInitFailed` detail for a
- * partial failure (docs/provider-plugins.md rule 9).
+ * partial failure (docs/provider-plugins.md rule 9). The message and the reasons are made inert line
+ * by line (provider/text/inert.ts): a value of the service in them cannot drive the user's terminal.
  */
 function grpcError(error: unknown): grpc.ServerErrorResponse {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = inertLines(error instanceof Error ? error.message : String(error));
   if (error instanceof NotServedError) return Object.assign(new Error(message), { code: grpc.status.UNIMPLEMENTED, details: message });
   const metadata = new grpc.Metadata();
   if (isPartialFailure(error)) {
     const detail = new providerProto.ErrorResourceInitFailed();
     detail.setId(error.id);
     detail.setProperties(structOf(error.properties));
-    detail.setReasonsList(error.reasons);
+    detail.setReasonsList(error.reasons.map(inertLines));
     const any = new Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
     const status = new Status();
@@ -61,12 +63,12 @@ function grpcError(error: unknown): grpc.ServerErrorResponse {
   return Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
 }
 
-/** Check failures as the protocol carries them. */
+/** Check failures as the protocol carries them, each reason made inert line by line. */
 function checkFailures(failures: Failure[]): providerProto.CheckFailure[] {
   return failures.map(({ property, reason }) => {
     const failure = new providerProto.CheckFailure();
     failure.setProperty(property);
-    failure.setReason(reason);
+    failure.setReason(inertLines(reason));
     return failure;
   });
 }

@@ -76,3 +76,11 @@ export function typeScriptStringLiteral(value: string): string {
 export function inertText(value: string): string {
   return escapeHidden(value, {});
 }
+
+/**
+ * `text` made inert line by line ({@link inertText}), the line breaks that code composed kept: for a
+ * message of several lines, such as an error with its reasons.
+ */
+export function inertLines(text: string): string {
+  return text.split("\n").map(inertText).join("\n");
+}

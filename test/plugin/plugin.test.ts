@@ -146,14 +146,35 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
     expect(typo.message).toContain('did you mean "insights:index:SavedFilter"?');
   });
 
-  it("speaks through the engine's Log, never its stdout", async () => {
-    await emulator.control("POST", "faults", { method: "GET", path: "/bulk_filters/isp/", status: 503, times: 1 });
+  it("speaks through the engine's Log, never its stdout, and words a failed connection as the data sources do, inert", async () => {
+    // The service's words hold a terminal's escape sequence and a bidi override (provider/text/inert.ts).
+    const body = { error: "unavailable", message: "down \u001b[2J\u202e for maintenance" };
+    await emulator.control("POST", "faults", { method: "GET", path: "/bulk_filters/isp/", status: 503, times: 1, body });
     const refused = await failure(plugin.invoke("insights:index:getFilterFieldValues", { field: "isp" }));
-    expect(refused.message).toContain("503");
+    // The words of a TypeScript program's getFilterFieldValues (connection-check/words.ts): the account, the answer, what to do.
+    expect(refused.message).toMatch(
+      new RegExp(`^getFilterFieldValues: the account ${emulator.url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(client id "${DEV.clientId}"\\) could not be read: the service failed: .*HTTP 503.*This may pass: try again$`),
+    );
+    expect(refused.message).toContain("down \\u001b[2J\\u202e for maintenance");
     const line = await plugin.waitForDiagnostic((diagnostic) => diagnostic.source === "engine" && diagnostic.message.includes("giving up after 1 attempt"));
     expect(line).toMatchObject({ severity: "info", urn: "" });
     expect(plugin.stdout).toEqual([]);
-    expect(plugin.diagnostics.map((diagnostic) => diagnostic.message).join("\n")).not.toContain(DEV.clientSecret);
+    const shown = [refused.message, ...plugin.diagnostics.map((diagnostic) => diagnostic.message)].join("\n");
+    expect(shown).not.toContain(DEV.clientSecret);
+    expect(shown).not.toMatch(/[\u001b\u202e]/);
+  });
+
+  it("names the account of a named account's refused secret with the command that sets it", async () => {
+    const wrongSecret = await plugin.configure({ ...settings, accounts: secret({ towns: { baseUrl: emulator.url, clientId: TOWNS.clientId, clientSecret: "not-the-secret" } }) }, { package: PLUGIN_PACKAGE });
+    expect(wrongSecret.acceptSecrets).toBe(true);
+    try {
+      const refused = await failure(plugin.invoke("insights:index:getFilterFieldValues", { field: "cities", account: "towns" }));
+      expect(refused.message).toContain(`getFilterFieldValues: the account ${emulator.url} (client id "${TOWNS.clientId}") refused the client id and secret: `);
+      expect(refused.message).toContain("Set the right secret with `pulumi config set --secret --path 'insights:accounts.towns.clientSecret'`");
+      expect(refused.message).not.toContain("not-the-secret");
+    } finally {
+      await plugin.configure(settings, { package: PLUGIN_PACKAGE });
+    }
   });
 });
 

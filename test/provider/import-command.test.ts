@@ -2,9 +2,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateModule } from "../../provider/cli/generate-module";
+import { SAVED_FILTER_TYPE } from "../../provider/cli/pulumi-import-file";
+import { compareIds } from "../../provider/cli/resource-names";
 import type { JournalEntry } from "../../emulator";
 import {
-  createTestProject, secret, startProviderHost, up,
+  createTestProject, REPOSITORY_ROOT, secret, startProviderHost, up,
   type ProviderHost, type Registration, type ResourceState, type TestProject,
 } from "../../engine";
 import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
@@ -104,6 +106,7 @@ describe("pulumi-insights import", () => {
   let everyAgain: CliResult;
   let asSet: CliResult;
   let inAccount: CliResult;
+  let importFileOnly: CliResult;
   let oddModule: ReturnType<typeof generateModule>;
   /** Type errors of the three generated modules, checked in one program (loading the declarations once). */
   let errors: string[];
@@ -129,11 +132,12 @@ describe("pulumi-insights import", () => {
     }
     env = { INSIGHTS_BASE_URL: emulator.url, INSIGHTS_CLIENT_ID: DEV.clientId, INSIGHTS_CLIENT_SECRET: DEV.clientSecret };
     [every, everyAgain, asSet, inAccount] = await Promise.all([
-      runCli(["import", "--out", file("filters.ts")], env),
+      runCli(["import", "--out", file("filters.ts"), "--pulumi-import-file", file("filters.json")], env),
       runCli(["import"], env),
       runCli(["import", "--set", "console-filters", "--name", "Filter 1", "--out", file("set.ts")], env),
       runCli(["import", "--account", "staging", "--name", "Zürich", "--out", file("account.ts")], env),
     ]);
+    importFileOnly = await runCli(["import", "--id", ids.slice(0, 4).join(","), "--pulumi-import-file", file("roku.json")], env);
     oddModule = generateModule(ODD_FILTERS);
     writeFileSync(file("odd.ts"), oddModule.source);
     writeFileSync(file("account-set.ts"), generateModule(ODD_FILTERS.slice(1, 2), { set: "odd", account: "staging" }).source);
@@ -150,7 +154,10 @@ describe("pulumi-insights import", () => {
 
   it("writes a module that adopts every filter of an account past the listing cap without a write, then plans nothing", { timeout: 120_000 }, async () => {
     expect(ids).toHaveLength(FILTER_COUNT);
-    expect(every.stderr).toBe(`pulumi-insights import: ${FILTER_COUNT} saved filters written to ${file("filters.ts")}\n`);
+    expect(every.stderr).toBe(
+      `pulumi-insights import: ${FILTER_COUNT} saved filters written to ${file("filters.ts")}\n` +
+        `pulumi-insights import: ${FILTER_COUNT} saved filters written to ${file("filters.json")} for \`pulumi import --file ${file("filters.json")}\`\n`,
+    );
     expect(every.status).toBe(0);
     expect(every.stdout).toBe("");
     const source = readFileSync(file("filters.ts"), "utf8");
@@ -178,6 +185,30 @@ describe("pulumi-insights import", () => {
     const preview = await Promise.all(registrations.map((registration, index) => up(host, registration.inputs, states[index])));
     expect(preview.filter((result) => result.operation !== "same").map((result) => result.state.id)).toEqual([]);
     expect(writes(emulator.state.journal.list(mark))).toEqual([]);
+  });
+
+  it("with --pulumi-import-file, writes the file `pulumi import --file` takes: the module's filters by id, under its names", () => {
+    // docs/provider-plugins.md rule 10: {"resources": [{type, name, id}]}, the type a resource of the plugin's schema.
+    const schema = JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, "provider/plugin/schema.json"), "utf8")) as { resources: Record<string, unknown> };
+    const text = readFileSync(file("filters.json"), "utf8");
+    const { resources, ...rest } = JSON.parse(text) as { resources: Array<Record<string, unknown>> };
+    expect(rest).toEqual({});
+    expect(resources.every((resource) => Object.keys(resource).join() === "type,name,id")).toBe(true);
+    expect(new Set(resources.map((resource) => resource.type))).toEqual(new Set([SAVED_FILTER_TYPE]));
+    expect(Object.keys(schema.resources)).toContain(SAVED_FILTER_TYPE);
+    // Each filter once, under the name its declaration in the module has: the same resources in any language.
+    const moduleNames = new Map(everyResources.map((registration) => [registration.inputs.adoptId, registration.name]));
+    expect(resources.map((resource) => [resource.id, resource.name])).toEqual([...ids].sort(compareIds).map((id) => [id, moduleNames.get(id)]));
+    // Valid Pulumi names, unique in the file (Pulumi refuses an ambiguous name).
+    expect(new Set(resources.map((resource) => resource.name)).size).toBe(FILTER_COUNT);
+    expect(resources.filter((resource) => !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(resource.name as string))).toEqual([]);
+
+    // Without --out, the file instead of the module.
+    expect(importFileOnly.status).toBe(0);
+    expect(importFileOnly.stdout).toBe("");
+    expect(importFileOnly.stderr).toBe(`pulumi-insights import: 4 saved filters written to ${file("roku.json")} for \`pulumi import --file ${file("roku.json")}\`\n`);
+    const roku = (JSON.parse(readFileSync(file("roku.json"), "utf8")) as { resources: unknown[] }).resources;
+    expect(roku).toEqual(ids.slice(0, 4).map((id) => ({ type: SAVED_FILTER_TYPE, name: `roku-devices-${id}`, id })));
   });
 
   it("writes one SavedFilterSet that adopts the selected filters with `adopt`", async () => {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pulumiImportFile } from "../../provider/cli/pulumi-import-file";
 import { createTestProject, type Registration, type TestProject } from "../../engine";
 import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
 import {
@@ -19,7 +20,8 @@ import { declaredResources, runCli, typeErrors, type CliResult } from "./import-
  * category); the emulator serves the names and values it accepts. Every module type-checks with
  * `tsc --strict`, holds none of those characters raw, is only imports and declarations whose
  * arguments are literals and builder calls (so loading it runs nothing but those), and gives back
- * every value exactly; the summary and the errors on standard error hold none of them raw either.
+ * every value exactly; the summary and the errors on standard error hold none of them raw either,
+ * and the file of `--pulumi-import-file` is printable ASCII that gives every id back.
  */
 
 const ODD_ID = `104${TERMINAL}`;
@@ -139,7 +141,7 @@ describe("pulumi-insights import of hostile text", () => {
     expect(created.status).toBe(201);
     const account = (url: string) => ({ INSIGHTS_BASE_URL: url, INSIGHTS_CLIENT_ID: DEV.clientId, INSIGHTS_CLIENT_SECRET: DEV.clientSecret });
     [every, asSet, fromEmulator, refused] = await Promise.all([
-      runCli(["import", "--out", file("hostile.ts")], account(service.url)),
+      runCli(["import", "--out", file("hostile.ts"), "--pulumi-import-file", file("hostile.json")], account(service.url)),
       runCli(["import", "--set", SET_NAME, "--account", ACCOUNT, "--out", file("hostile-set.ts")], account(service.url)),
       runCli(["import", "--account", ACCOUNT, "--out", file("emulator.ts")], account(emulator.url)),
       runCli(["import", "--name", FAILING_NAME], account(service.url)),
@@ -207,6 +209,20 @@ describe("pulumi-insights import of hostile text", () => {
     expect(literals("hostile-set.ts").has(ACCOUNT)).toBe(true);
     // Resource names stay plain ASCII, an odd id included (Pulumi prints them in URNs).
     expect(everyResources.map((registration) => registration.name).filter((name) => !/^[a-z0-9-]+$/.test(name))).toEqual([]);
+  });
+
+  it("writes the file of `pulumi import --file` in printable ASCII, every id read back exactly under the module's names", () => {
+    const text = source("hostile.json");
+    expect(text).toMatch(/^[\x20-\x7e\n]*$/);
+    const { resources } = JSON.parse(text) as { resources: Array<{ type: string; name: string; id: string }> };
+    const names = new Map(everyResources.map((registration) => [registration.inputs.adoptId, registration.name]));
+    expect(resources.map(({ id, name }) => [id, name])).toEqual(DECLARED.map(({ id }) => [id, names.get(id)]));
+    expect(resources.map(({ id }) => id)).toContain(ODD_ID);
+    // Whatever an id holds, the file keeps it ASCII and gives it back.
+    const hidden = `1${BIDI}${ZERO_WIDTH}${C1}${LONE_SURROGATES}\u{1f4fa}`;
+    const written = pulumiImportFile([{ filterId: hidden, resourceName: "x" }]);
+    expect(written).toMatch(/^[\x20-\x7e\n]*$/);
+    expect(JSON.parse(written)).toEqual({ resources: [{ type: "insights:index:SavedFilter", name: "x", id: hidden }] });
   });
 
   it("writes the summary and the errors to standard error with every hidden character escaped", () => {
