@@ -112,3 +112,12 @@ export function alternateLocalTime(epochMs: number): string {
   const minutes = Math.abs(ALTERNATE_OFFSET_MINUTES);
   return `${local}${sign}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
+
+/**
+ * The order of a listing by time whose order the contract does not show (sample and viewer sessions,
+ * AI alerts): newest first in the standard dialect, our choice, oldest first in the alternate one,
+ * so that a cut at the listing's limit keeps the other end. Compares two times; ties are the caller's.
+ */
+export function byTime(dialect: Dialect): (leftMs: number, rightMs: number) => number {
+  return dialect === "standard" ? (leftMs, rightMs) => rightMs - leftMs : (leftMs, rightMs) => leftMs - rightMs;
+}

@@ -38,6 +38,13 @@ describe("alert lists", () => {
     for (const alert of recent.alerts) expect(merged.get(alert.id)).toEqual(alert);
   });
 
+  it("lists newest start first whatever order the service answers in", async () => {
+    const { alerts } = await context.client.alerts.listContent();
+    const starts = alerts.map((alert) => alert.timeline.start.timestamp.epoch_sec);
+    expect(new Set(starts).size).toBeGreaterThan(2);
+    expect(starts).toEqual([...starts].sort((a, b) => b - a));
+  });
+
   it("sends severity, status and alert metric as comma-separated lists and gets only matching alerts", async () => {
     const mark = await journalMark(context.emulator);
     const { alerts } = await context.client.alerts.listContent({ severity: ["critical", "warning"], status: ["ended"], alertMetric: ["VSF", "BUFFERINGRATIO"] });

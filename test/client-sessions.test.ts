@@ -90,12 +90,33 @@ describe("viewer sessions beyond 500 (spec 4.3, 8)", () => {
     const starts = sessions.map((session) => session.timestamps.start.epoch_ms);
     expect(starts).toEqual([...starts].sort((a, b) => b - a));
 
-    // Up to 500 is one request, answering the newest sessions: the head of the merged list.
+    // With a limit, the newest sessions: the head of the merged list.
     const newest = await context.client.sessions.listViewer({ viewerId: HEAVY_VIEWER, range: { lastDays: 30 }, limit: 500 });
     expect(newest.sessions.map((session) => session.svc_session_id)).toEqual(sessions.slice(0, 500).map((session) => session.svc_session_id));
     // Over 500: the newest N of all.
     const more = await context.client.sessions.listViewer({ viewerId: HEAVY_VIEWER, range: { lastDays: 30 }, limit: 600 });
     expect(more.sessions.map((session) => session.svc_session_id)).toEqual(sessions.slice(0, 600).map((session) => session.svc_session_id));
+  });
+
+  it("answers the newest `limit` sessions whatever order the service lists them in, from the newer halves of a full range", async () => {
+    const all = (await context.client.sessions.listViewer({ viewerId: HEAVY_VIEWER, range: { lastDays: 30 } })).sessions;
+    let mark = await journalMark(context.emulator);
+    const latest = await context.client.sessions.listViewer({ viewerId: HEAVY_VIEWER, range: { lastDays: 30 }, limit: 10 });
+    expect(latest.sessions.map((session) => session.svc_session_id)).toEqual(all.slice(0, 10).map((session) => session.svc_session_id));
+    // Every request asks for the cap (a smaller limit would leave the choice to the service's order):
+    // the whole range (full), its newer half (full), the newer half of that (below the cap); never an older half.
+    const requests = await requestsSince(context.emulator, mark);
+    expect(requests.map((request) => request.params.get("limit"))).toEqual(["500", "500", "500"]);
+    expect(requests.slice(1).map((request) => [Number(request.params.get("start_epoch_ms")), Number(request.params.get("end_epoch_ms"))])).toEqual([
+      [TEST_NOW_MS - 15 * DAY_MS, TEST_NOW_MS],
+      [TEST_NOW_MS - 7.5 * DAY_MS, TEST_NOW_MS],
+    ]);
+
+    // Below the cap: one request.
+    mark = await journalMark(context.emulator);
+    const day = await context.client.sessions.listViewer({ viewerId: HEAVY_VIEWER, range: { lastDays: 1 }, limit: 5 });
+    expect((await requestsSince(context.emulator, mark)).map((request) => request.params.get("limit"))).toEqual(["500"]);
+    expect(day.sessions.map((session) => session.svc_session_id)).toEqual(all.slice(0, 5).map((session) => session.svc_session_id));
   });
 
   it("sends one request when the answer is not full", async () => {

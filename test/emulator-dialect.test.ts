@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEV, refusedEmulatorCommand, TEST_NOW, useTestEmulator, withEmulatorCommand } from "./support/emulator";
+import { DEV, refusedEmulatorCommand, TEST_NOW, TEST_NOW_MS, useTestEmulator, withEmulatorCommand } from "./support/emulator";
 
 /**
  * The alternate dialect (emulator/README.md "Dialects"): wherever the contract is silent it answers
@@ -195,6 +195,42 @@ describe("emulator dialects", () => {
       const cut = await both("GET", "/pii-opt-out", { query: { limit: 1 } });
       expect(viewers(cut.standard.body.requests)).toEqual(["viewer-000202"]);
       expect(viewers(cut.alternate.body)).toEqual(["viewer-000200"]);
+    });
+  });
+
+  describe("sessions and alerts", () => {
+    type Listed = { sessions: Array<{ session_id: string; timestamps: { start: { epoch_ms: number } } }> };
+    const starts = (body: Listed) => body.sessions.map((session) => session.timestamps.start.epoch_ms);
+    const ids = (body: Listed) => body.sessions.map((session) => session.session_id);
+    const descending = (values: number[]) => [...values].sort((left, right) => right - left);
+    const ascending = (values: number[]) => [...values].sort((left, right) => left - right);
+
+    it("lists sample and viewer sessions oldest first, so a cut keeps the oldest (standard: newest first)", async () => {
+      const window = { start_epoch_ms: TEST_NOW_MS - 2 * 3_600_000, end_epoch_ms: TEST_NOW_MS };
+      for (const [path, query] of [
+        ["/insights/3.0/sessions/content", window],
+        ["/insights/3.0/sessions/ad", window],
+        ["/insights/3.0/sessions/content/viewer", { viewer_id: "viewer-000001", days: 2 }],
+      ] as const) {
+        const whole = await both("GET", path, { query: { ...query, limit: 500 } });
+        expect(whole.standard.body.sessions.length, path).toBeGreaterThan(3);
+        expect(whole.standard.body.sessions.length, path).toBeLessThan(500);
+        expect(starts(whole.standard.body), path).toEqual(descending(starts(whole.standard.body)));
+        expect(starts(whole.alternate.body), path).toEqual(ascending(starts(whole.alternate.body)));
+        const cut = await both("GET", path, { query: { ...query, limit: 3 } });
+        expect(ids(cut.standard.body), path).toEqual(ids(whole.standard.body).slice(0, 3));
+        expect(ids(cut.alternate.body), path).toEqual(ids(whole.alternate.body).slice(0, 3));
+      }
+    });
+
+    it("lists AI alerts oldest start first (standard: newest first)", async () => {
+      type Alert = { timeline: { start: { timestamp: { epoch_sec: number } } } };
+      const alertStarts = (body: { alerts: Alert[] }) => body.alerts.map((alert) => alert.timeline.start.timestamp.epoch_sec);
+      const lists = await both("GET", "/insights/2.6/ai-alerts/content-metrics");
+      expect(lists.standard.body.alerts.length).toBeGreaterThan(2);
+      expect(alertStarts(lists.standard.body)).toEqual(descending(alertStarts(lists.standard.body)));
+      expect(alertStarts(lists.alternate.body)).toEqual(ascending(alertStarts(lists.alternate.body)));
+      expect(new Set(alertStarts(lists.alternate.body)).size).toBeGreaterThan(2);
     });
   });
 

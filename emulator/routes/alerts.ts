@@ -7,6 +7,7 @@ import { QueryReader } from "../query";
 import { featureDisabled, notFound } from "../http";
 import type { RequestContext, Router } from "../router";
 import { enforceRangeLimits, parseTimeRange, TIME_RANGE_PARAMETERS } from "../time-range";
+import { byTime } from "../dialect";
 import type { SessionKind } from "../world";
 
 /** Longest range of an alert list (spec 4.9, 8): 30 days. */
@@ -37,7 +38,8 @@ export function register(router: Router): void {
 
 /**
  * The alerts of a family with a status change (start or end) inside the range, newest start first
- * (emulator's choice), filtered by severity, status and alert metric (spec 4.9).
+ * (emulator's choice; oldest first in the alternate dialect, emulator/dialect.ts `byTime`), then by
+ * id, filtered by severity, status and alert metric (spec 4.9).
  */
 function listAlerts(family: Family, context: RequestContext): AlertBody[] {
   requireFamily(family, context);
@@ -49,6 +51,7 @@ function listAlerts(family: Family, context: RequestContext): AlertBody[] {
   const statuses = reader.choices("status", ALERT_STATUSES, "statuses");
   const metrics = reader.choices<string>("alert_metric", family.metrics, `${family.kind} alert metrics`);
   const inRange = (ms: number | undefined) => ms !== undefined && range.fromMs <= ms && ms < range.toMs;
+  const byStart = byTime(context.account.dialect);
   // One millisecond earlier: an anomaly that ends exactly at the range's start does not overlap
   // the range, yet its end (a status change) lies inside it.
   return context.account.world
@@ -60,7 +63,7 @@ function listAlerts(family: Family, context: RequestContext): AlertBody[] {
     .filter((alert) => !severities || severities.has(alert.severity))
     .filter((alert) => !statuses || statuses.has(alert.status))
     .filter((alert) => !metrics || metrics.has(alert.anomaly.alertMetric))
-    .sort((left, right) => right.startMs - left.startMs || left.id.localeCompare(right.id))
+    .sort((left, right) => byStart(left.startMs, right.startMs) || left.id.localeCompare(right.id))
     .map((alert) => ({
       ...describeAlert(family, alert),
       timeline: {

@@ -15,12 +15,15 @@ import type { RequestContext, Router } from "../router";
 import { enforceRangeLimits, parseTimeRange, TIME_RANGE_PARAMETERS, type TimeRange } from "../time-range";
 import { renderSession, type SessionKind, type SessionRecord } from "../world";
 import { HOUR_MS, DAY_MS } from "../time";
+import { byTime } from "../dialect";
 
 /**
  * The sessions API (spec 4.2-4.5, 7, 8; docs/api.md 10.5). Choices where the spec is silent:
- * - Sample sessions are the ended sessions that started in the range, newest start first.
- * - Viewer sessions (ended and ongoing) are newest start first too, so the 500 cap keeps the latest;
- *   the default limit is 500. viewer_id and viewer_ip together must both match.
+ * - Sample sessions are the ended sessions that started in the range, newest start first (oldest
+ *   first in the alternate dialect, emulator/dialect.ts `byTime`).
+ * - Viewer sessions (ended and ongoing) are in the same order, so the 500 cap keeps the latest (the
+ *   earliest in the alternate dialect); the default limit is 500. viewer_id and viewer_ip together
+ *   must both match.
  * - `/sessions/ad/viewer` (an example of spec 4.3) answers the viewer's ad sessions like the content
  *   endpoint; it needs the viewer module and ad insights.
  * - Discovery lives at `/insights/3.0/sessions/_meta/references/endpoints`.
@@ -72,13 +75,16 @@ function render(sessions: readonly SessionRecord[], context: RequestContext): Se
   return { sessions: sessions.map((session) => renderSession(session, context.nowMs, options)) };
 }
 
-function newestFirst(a: SessionRecord, b: SessionRecord): number {
-  return b.startMs - a.startMs || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0);
+/** Sessions by start in the account's dialect (newest first, or oldest first), ties by session id. */
+function sessionOrder(context: RequestContext): (a: SessionRecord, b: SessionRecord) => number {
+  const byStart = byTime(context.account.dialect);
+  return (a, b) => byStart(a.startMs, b.startMs) || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0);
 }
 
 /**
  * GET /sessions/content and /sessions/ad (spec 4.2): ended sessions that started in the range (no
- * `days`; default the 3 hours before now), dimension, tag and saved-filter filters, newest first.
+ * `days`; default the 3 hours before now), dimension, tag and saved-filter filters, newest first
+ * (oldest first in the alternate dialect).
  */
 function sampleSessions(kind: SessionKind, context: RequestContext): SessionList {
   if (kind === "ad") requireAdInsights(context.account, context.path);
@@ -92,7 +98,7 @@ function sampleSessions(kind: SessionKind, context: RequestContext): SessionList
   const sessions = context.account
     .sessions(kind, range.fromMs, range.toMs, nowMs)
     .filter((session) => session.endMs <= nowMs && predicate(session))
-    .sort(newestFirst)
+    .sort(sessionOrder(context))
     .slice(0, limit);
   return render(sessions, context);
 }
@@ -156,7 +162,7 @@ function viewerSessions(kind: SessionKind, context: RequestContext): SessionList
   const viewer = readViewer(reader, false);
   const range = viewerRange(context);
   const limit = reader.integer(LIMIT, 1, VIEWER_LIMIT.max) ?? VIEWER_LIMIT.default;
-  return render(sessionsOfViewer(kind, viewer, range, context).sort(newestFirst).slice(0, limit), context);
+  return render(sessionsOfViewer(kind, viewer, range, context).sort(sessionOrder(context)).slice(0, limit), context);
 }
 
 /** GET /sessions/content/viewer/summary (spec 4.4, 2.3): totals over the viewer's content sessions. */

@@ -68,7 +68,8 @@ const PATHS = {
  * The AI alerts API family (spec 4.9): lists of content and ad alerts with every filter, and the
  * detail of one alert. A range over 30 days (spec 8) is fetched as 30-day windows in parallel and
  * merged; an alert whose status changed in several windows is listed once, as the latest window
- * reports it, and the merged list is ordered as one answer is: newest start first (then by id).
+ * reports it. Every list is newest start first, then by id, whatever order the service answers in
+ * (schema/assumptions.ts `SESSION_AND_ALERT_ORDER_RULE`).
  */
 export class AlertsApi extends QueryFamily {
   /** Alerts on content metrics (spec 4.9 `GET /insights/2.6/ai-alerts/content-metrics`). */
@@ -94,17 +95,21 @@ export class AlertsApi extends QueryFamily {
   private async list(kind: keyof typeof PATHS, params: AlertListParams<string>, requestOptions: CallOptions | undefined): Promise<AlertList> {
     const { range, query } = parseParams(ALERT_PARAMS[kind], params);
     const path = PATHS[kind];
-    if (range === undefined) return this.get(path, query, AlertList, requestOptions);
+    if (range === undefined) return inNewestFirstOrder(await this.get(path, query, AlertList, requestOptions));
     const windows = splitIntoWindows(range, ALERT_WINDOW_MS);
     this.logSplit(path, "range longer than 30 days (spec 8)", windows.length, requestOptions);
     const parts = await Promise.all(windows.map((window) => this.get(path, { ...query, ...rangeQuery(window) }, AlertList, requestOptions)));
-    const alerts = dedupeBy(parts.flatMap((part) => part.alerts), (alert) => alert.id);
-    // One answer lists the newest start first; the merged list keeps that order across windows.
-    return { alerts: alerts.sort((left, right) => right.timeline.start.timestamp.epoch_sec - left.timeline.start.timestamp.epoch_sec || left.id.localeCompare(right.id)) };
+    return inNewestFirstOrder({ alerts: dedupeBy(parts.flatMap((part) => part.alerts), (alert) => alert.id) });
   }
 
   private async detail(kind: keyof typeof PATHS, params: AlertDetailParams, requestOptions: CallOptions | undefined): Promise<AlertDetail> {
     const { alertId } = parseParams(ALERT_PARAMS.AlertDetailParams, params);
     return this.get(`${PATHS[kind]}/${encodeURIComponent(alertId)}`, {}, AlertDetail, requestOptions);
   }
+}
+
+/** The alerts newest start first, then by id (schema/assumptions.ts `SESSION_AND_ALERT_ORDER_RULE`). */
+function inNewestFirstOrder(list: AlertList): AlertList {
+  const alerts = [...list.alerts].sort((left, right) => right.timeline.start.timestamp.epoch_sec - left.timeline.start.timestamp.epoch_sec || left.id.localeCompare(right.id));
+  return { ...list, alerts };
 }

@@ -257,8 +257,9 @@ export type ViewerSummaryParams = ViewerIdentity & {
 /** Arguments of the viewer-sessions endpoint (spec 4.3). */
 export type ViewerSessionParams = ViewerSummaryParams & {
   /**
-   * Most sessions to return; default all in the range. Up to 500 is one request; more (or all) are
-   * fetched by splitting the range (spec 4.3).
+   * The most sessions to return, the newest first; default all in the range. Each request asks for
+   * 500, the cap (spec 4.3): an answer below it holds all of its range, so the newest `limit` are
+   * known whatever order the service lists them in; a full one is split (spec 4.3).
    */
   limit?: number;
 };

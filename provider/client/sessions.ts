@@ -4,8 +4,8 @@ import { DiscoveryList, type Session, SessionDimensionList, SessionList, SESSION
 import { declareShape } from "../schema/meta";
 import { QueryFamily } from "./core/family";
 import type { QueryParams, Requester } from "./core/request";
-import { dedupeBy, fetchHalving } from "./core/split";
-import { DAY_MS, HOUR_MS, type RangePolicy, rangeQuery, resolveRange, timeRange, timeRangeAt } from "./core/time-range";
+import { dedupeBy, fetchHalving, halveInterval } from "./core/split";
+import { DAY_MS, HOUR_MS, type Interval, type RangePolicy, rangeQuery, resolveRange, timeRange, timeRangeAt } from "./core/time-range";
 import type { CallOptions } from "./core/transport";
 import { filterMembers, filterQuery, NoParams, parseParams, zFilters, zInteger, zText } from "./core/validation";
 import type * as params from "./params";
@@ -29,7 +29,7 @@ const SAMPLE_POLICY: RangePolicy<"explicit"> = {
 const VIEWER_POLICY: RangePolicy = { family: "viewer sessions", formats: ["explicit", "lastDays"], daysAnchor: "now" };
 const VIEWER_DEFAULT_RANGE_MS = DAY_MS;
 /** Viewer-session ranges are split down to one second, finer than any session's start time matters. */
-const VIEWER_SPLIT_FLOOR_MS = 1000;
+const VIEWER_SPLIT_GRID = { stepMs: 1000, originMs: 0 };
 
 const BASE = "/insights/3.0/sessions";
 
@@ -103,7 +103,9 @@ export function sessionParamSchemas(now: () => number) {
   ).describe("Arguments of the viewer-summary endpoint (spec 4.4).");
   const limit = zInteger(1, Number.MAX_SAFE_INTEGER)
     .optional()
-    .describe("Most sessions to return; default all in the range. Up to 500 is one request; more (or all) are fetched by splitting the range (spec 4.3).");
+    .describe(
+      "The most sessions to return, the newest first; default all in the range. Each request asks for 500, the cap (spec 4.3): an answer below it holds all of its range, so the newest `limit` are known whatever order the service lists them in; a full one is split (spec 4.3).",
+    );
   return {
     SampleSessionParams: z
       .strictObject({
@@ -140,21 +142,25 @@ export class SessionsApi extends QueryFamily {
     this.params = sessionParamSchemas(this.now);
   }
 
-  /** Samples of ended content sessions (spec 4.2 `GET /insights/3.0/sessions/content`). */
+  /**
+   * Samples of ended content sessions (spec 4.2 `GET /insights/3.0/sessions/content`), newest start
+   * first. When more sessions match than `limit`, which ones the sample keeps is the service's choice.
+   */
   async listContent(params: SampleSessionParams = {}, requestOptions?: CallOptions): Promise<SessionList> {
-    return this.get(`${BASE}/content`, parseParams(this.params.SampleSessionParams, params), SessionList, requestOptions);
+    return inNewestFirstOrder(await this.get(`${BASE}/content`, parseParams(this.params.SampleSessionParams, params), SessionList, requestOptions));
   }
 
-  /** Samples of ended ad sessions (spec 4.2 `GET /insights/3.0/sessions/ad`; needs ad insights). */
+  /** Samples of ended ad sessions (spec 4.2 `GET /insights/3.0/sessions/ad`; needs ad insights), as {@link listContent}. */
   async listAd(params: SampleSessionParams = {}, requestOptions?: CallOptions): Promise<SessionList> {
-    return this.get(`${BASE}/ad`, parseParams(this.params.SampleSessionParams, params), SessionList, requestOptions);
+    return inNewestFirstOrder(await this.get(`${BASE}/ad`, parseParams(this.params.SampleSessionParams, params), SessionList, requestOptions));
   }
 
   /**
    * The content sessions of one viewer, ended and ongoing (spec 4.3 `GET .../content/viewer`),
    * newest start first. Whenever an answer holds the maximum of 500 sessions, its range is split in
    * two and both halves are fetched (in parallel, recursively); sessions are de-duplicated by
-   * `svc_session_id`.
+   * `svc_session_id`. With a `limit`, the newest `limit` sessions: the newer half of a full range is
+   * fetched first, the older only for what it lacks.
    */
   async listViewer(params: ViewerSessionParams, requestOptions?: CallOptions): Promise<SessionList> {
     return this.viewerSessions(`${BASE}/content/viewer`, params, requestOptions);
@@ -189,33 +195,62 @@ export class SessionsApi extends QueryFamily {
   private async viewerSessions(path: string, params: ViewerSessionParams, requestOptions: CallOptions | undefined): Promise<SessionList> {
     const { identity, range, limit } = parseParams(this.params.ViewerSessionParams, params);
     const relativeQuery = range ? rangeQuery(range) : {};
-    if (limit !== undefined && limit <= SESSIONS_PER_RESPONSE) {
-      return this.get(path, { ...identity, ...relativeQuery, limit }, SessionList, requestOptions);
-    }
     const nowMs = this.now();
     const interval = range ? resolveRange(range, nowMs, VIEWER_POLICY.daysAnchor) : { startMs: nowMs - VIEWER_DEFAULT_RANGE_MS, endMs: nowMs };
+    // Always the cap: which sessions a smaller `limit` keeps is the service's order, which is not shown.
     const fetchPart = (query: QueryParams) => this.get(path, { ...identity, ...query, limit: SESSIONS_PER_RESPONSE }, SessionList, requestOptions);
+    const isFull = (result: SessionList) => {
+      const full = result.sessions.length >= SESSIONS_PER_RESPONSE;
+      if (full) this.logSplit(path, `answer at the cap of ${SESSIONS_PER_RESPONSE} sessions (spec 8): fetched again as two halves`, 2, requestOptions);
+      return full;
+    };
+    // The range as given first (`days` is resolved by the service); split only if it is full.
+    const first = () => fetchPart(relativeQuery);
+    if (limit !== undefined) return { sessions: await newestSessions(interval, limit, { fetch: (part) => fetchPart(rangeQuery(part)), isFull }, first) };
     const merged = await fetchHalving(
       interval,
       {
-        grid: { stepMs: VIEWER_SPLIT_FLOOR_MS, originMs: 0 },
+        grid: VIEWER_SPLIT_GRID,
         fetch: (part) => fetchPart(rangeQuery(part)),
         merge: (parts) => ({ sessions: dedupeBy(parts.flatMap((part) => part.sessions), (session) => session.svc_session_id) }),
-        halveOnResult: (result) => {
-          const full = result.sessions.length >= SESSIONS_PER_RESPONSE;
-          if (full) this.logSplit(path, `answer at the cap of ${SESSIONS_PER_RESPONSE} sessions (spec 8): fetched again as two halves`, 2, requestOptions);
-          return full;
-        },
+        halveOnResult: isFull,
       },
-      // The range as given first (`days` is resolved by the service); split only if it is full.
-      () => fetchPart(relativeQuery),
+      first,
     );
-    const sessions = [...merged.sessions].sort(newestFirst);
-    return { sessions: limit === undefined ? sessions : sessions.slice(0, limit) };
+    return { sessions: [...merged.sessions].sort(newestFirst) };
   }
 }
 
-/** Newest start first, as one answer is ordered, so a split answer reads like an unsplit one. */
+/**
+ * Newest start first, then by session id: the order of every list of sessions the client answers,
+ * whatever order the service answered in (schema/assumptions.ts `SESSION_AND_ALERT_ORDER_RULE`).
+ */
 function newestFirst(left: Session, right: Session): number {
   return right.timestamps.start.epoch_ms - left.timestamps.start.epoch_ms || (left.session_id < right.session_id ? -1 : left.session_id > right.session_id ? 1 : 0);
+}
+
+/** A session list in {@link newestFirst} order. */
+function inNewestFirstOrder(list: SessionList): SessionList {
+  return { ...list, sessions: [...list.sessions].sort(newestFirst) };
+}
+
+/**
+ * The newest `want` sessions of `interval`, whatever order the service answers in. An answer below
+ * the cap holds every session of its range; a full one may hold any of them, so its range is halved
+ * (down to the split grid) and the newer half is listed first, the older half only for what the newer
+ * one lacks: a viewer's latest sessions cost as many requests as it takes to reach a part below the
+ * cap, never a listing of the whole range.
+ */
+async function newestSessions(
+  interval: Interval,
+  want: number,
+  plan: { fetch(part: Interval): Promise<SessionList>; isFull(result: SessionList): boolean },
+  first?: () => Promise<SessionList>,
+): Promise<Session[]> {
+  const answer = await (first ?? (() => plan.fetch(interval)))();
+  const halves = plan.isFull(answer) ? halveInterval(interval, VIEWER_SPLIT_GRID) : undefined;
+  if (!halves) return [...answer.sessions].sort(newestFirst).slice(0, want);
+  const newer = await newestSessions(halves[1], want, plan);
+  if (newer.length >= want) return newer;
+  return [...newer, ...(await newestSessions(halves[0], want - newer.length, plan))];
 }

@@ -12,7 +12,7 @@ import { dataSource, type DataSourceArgs, type DataSourceOptions, type DataSourc
 export type GetContentSessionsArgs = DataSourceArgs<SampleSessionParams>;
 /** Arguments of {@link getContentSessionsOutput}: those of {@link getContentSessions}, each an `Input`. */
 export type GetContentSessionsOutputArgs = DataSourceOutputArgs<SampleSessionParams>;
-/** The answer of {@link getContentSessions}: the sampled sessions (spec 2.2). */
+/** The answer of {@link getContentSessions}: the sampled sessions (spec 2.2), newest start first. */
 export interface GetContentSessionsResult extends KnownFields<SessionList> {}
 
 const contentSessions = personalDataSource("getContentSessions", (client, params: SampleSessionParams, options) => client.sessions.listContent(params, options));
@@ -20,7 +20,8 @@ const contentSessions = personalDataSource("getContentSessions", (client, params
 /**
  * Samples of ended content sessions (spec 4.2): every dimension filter of spec 4.7, custom tags or
  * one saved filter (`filterId`), a range of at most 3 hours (default the latest 3 hours), `limit`
- * 1 to 500 (default 50). `getContentSessionsOutput` answers a secret (viewer ids, IP addresses).
+ * 1 to 500 (default 50; when more sessions match, which ones the sample holds is the service's
+ * choice). `getContentSessionsOutput` answers a secret (viewer ids, IP addresses).
  *
  * @example
  * const { sessions } = await getContentSessions({ filters: { geo_country_code: "US", is_video_start_failure: true }, limit: 100 });
@@ -70,7 +71,8 @@ const viewerSessions = personalDataSource("getViewerSessions", (client, params: 
 /**
  * The content sessions of one viewer, ended and ongoing (spec 4.3; the account needs the viewer
  * module): by `viewerId` or `viewerIp`, a range or the last N days (default the last day). Without a
- * `limit` every session of the range is answered: the client splits the range past 500 per answer.
+ * `limit` every session of the range is answered: the client splits the range past 500 per answer;
+ * with one, the newest `limit` sessions, whatever order the service lists them in.
  * `getViewerSessionsOutput` answers a secret.
  *
  * @example

@@ -120,6 +120,17 @@ function wrappedArray(body: unknown, member: string): unknown[] | undefined {
   return arrays.length === 1 ? arrays[0] : undefined;
 }
 
+/**
+ * The order of sample sessions, viewer sessions and AI alerts (docs/api.md 4.2, 4.3, 4.9: not shown).
+ * The client answers every such list newest start first, then by id, whatever order the service
+ * answered in. Where a listing is cut at a limit, which items it keeps follows from the service's
+ * order, so the client never lets the service choose for it: a viewer listing asks for the cap and
+ * keeps the newest `limit` itself, splitting a full answer's range newer half first
+ * (client/sessions.ts). A sample is a sample: when more sessions match than its `limit`, which of
+ * them it holds is the service's (our choice).
+ */
+export const SESSION_AND_ALERT_ORDER_RULE = "newest start first, then by id; a limited viewer listing keeps the newest itself";
+
 // ---------------------------------------------------------------------------------------------
 // Errors
 
