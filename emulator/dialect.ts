@@ -121,3 +121,40 @@ export function alternateLocalTime(epochMs: number): string {
 export function byTime(dialect: Dialect): (leftMs: number, rightMs: number) => number {
   return dialect === "standard" ? (leftMs, rightMs) => rightMs - leftMs : (leftMs, rightMs) => leftMs - rightMs;
 }
+
+/**
+ * Where a metric request without a time range ends (docs/api.md 4.6: 24 hours, or 5 minutes in
+ * real time; where they end is not shown): now in the standard dialect, our choice; the last
+ * whole `unitMs` in the alternate one (the hour for historical metrics, the minute in real time), as
+ * `days` and `minutes` count back (docs/api.md 10.4).
+ */
+export function defaultRangeEnd(dialect: Dialect, nowMs: number, unitMs: number): number {
+  return dialect === "standard" ? nowMs : Math.floor(nowMs / unitMs) * unitMs;
+}
+
+/**
+ * Whether a metric answer lists an interval without data (docs/api.md 2.4: not shown): the standard
+ * dialect lists it with neutral values (zeros, or a group-by interval without entities), our choice;
+ * the alternate one leaves it out of `time_series`.
+ */
+export function listsIntervalsWithoutData(dialect: Dialect): boolean {
+  return dialect === "standard";
+}
+
+/**
+ * A value of a metric answer whose denominator is empty (a percentage of no attempts, a mean over no
+ * plays; docs/api.md 10.4 names the fields, not this case): 0 in the standard dialect, our choice,
+ * `null` in the alternate one.
+ */
+export function emptyRatio(dialect: Dialect): 0 | null {
+  return dialect === "standard" ? 0 : null;
+}
+
+/**
+ * What a group-by `limit=0` asks for (docs/api.md 4.6: 0 to 500, default 50; what 0 means is not
+ * shown): the most, `max`, in the standard dialect, our choice; the default, `fallback`, in the
+ * alternate one, so there it is never a limit above 50 and is accepted over any range.
+ */
+export function groupByLimitZero(dialect: Dialect, max: number, fallback: number): number {
+  return dialect === "standard" ? max : fallback;
+}

@@ -23,7 +23,7 @@ export interface TimeRangeRules {
   allowDays?: boolean;
   /** `minutes` is accepted (real-time metrics only, spec 4.1). */
   allowMinutes?: boolean;
-  /** Length of the default range, ending now, when no time parameter is given. */
+  /** Length of the default range when no time parameter is given; it ends now unless the caller says. */
   defaultDurationMs: number;
   /**
    * Where `days` counts back from: the most recent clock hour for historical metrics (docs/api.md 10.4:
@@ -48,9 +48,10 @@ export const TIME_RANGE_PARAMETERS: ReadonlySet<string> = new Set([
 /**
  * Parses the time range of a request. 400 for mixed formats, a missing half of a pair, a format the
  * endpoint does not take, or a malformed number; 422 for a date not in ISO 8601 form (spec 7) or a
- * start not before its end.
+ * start not before its end. Without a time parameter, the default range ends at `defaultEndMs`
+ * (now unless the caller says: emulator/dialect.ts `defaultRangeEnd`).
  */
-export function parseTimeRange(query: URLSearchParams, nowMs: number, rules: TimeRangeRules): TimeRange {
+export function parseTimeRange(query: URLSearchParams, nowMs: number, rules: TimeRangeRules, defaultEndMs: number = nowMs): TimeRange {
   const present = [
     ...PAIRS.filter((pair) => query.has(pair.start) || query.has(pair.end)).map((pair) => pair.format),
     ...(["days", "minutes"] as const).filter((name) => query.has(name)),
@@ -64,7 +65,7 @@ export function parseTimeRange(query: URLSearchParams, nowMs: number, rules: Tim
   }
   const format = present[0];
   if (format === undefined) {
-    return { fromMs: nowMs - rules.defaultDurationMs, toMs: nowMs, format: "default" };
+    return { fromMs: defaultEndMs - rules.defaultDurationMs, toMs: defaultEndMs, format: "default" };
   }
   if (format === "days" || format === "minutes") {
     const allowed = format === "days" ? rules.allowDays : rules.allowMinutes;

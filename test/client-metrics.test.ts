@@ -142,6 +142,43 @@ describe("ranges over 90 days (spec 8)", () => {
   });
 });
 
+describe("where the contract is silent (provider/schema/assumptions.ts METRIC_ANSWER_RULE)", () => {
+  // Each holds in both dialects (emulator/README.md "Dialects"): before, a range not given was the
+  // service's (24 hours ending 12:00 in the alternate dialect), limit 0 was what the service made of
+  // it (50 there), and a null value failed the whole call.
+
+  it("sends a range not given as the last 24 hours (real time: 5 minutes) ending at the client's now", async () => {
+    const mark = await journalMark(context.emulator);
+    const result = await context.client.metrics.metric({ metric: "attempts" });
+    const realTime = await context.client.realTimeMetrics.metric({ metric: "attempts" });
+    const requests = await requestsSince(context.emulator, mark);
+    expect(requests.map(rangeOf)).toEqual([[TEST_NOW_MS - DAY_MS, TEST_NOW_MS], [TEST_NOW_MS - 5 * 60_000, TEST_NOW_MS]]);
+    // From the hour of 12:30 the day before to the hour of 12:30, both partial.
+    const times = result.series.attempts.count.map((point) => point.time);
+    expect([times.length, times[0], times.at(-1)]).toEqual([25, "2026-11-19T12:00:00.000Z", "2026-11-20T12:00:00.000Z"]);
+    expect(realTime.series.attempts.count.map((point) => point.time).at(-1)).toBe("2026-11-20T12:29:00.000Z");
+  });
+
+  it("asks for group-by limit 0 as 500, the most", async () => {
+    const mark = await journalMark(context.emulator);
+    const result = await context.client.metrics.groupBy({ metric: "attempts", dimension: "asset", limit: 0, range: { start: LAST_HOUR_MS - HOUR_MS, end: LAST_HOUR_MS } });
+    expect((await requestsSince(context.emulator, mark))[0]!.params.get("limit")).toBe("500");
+    // More than 50 assets have attempts in that hour: all of them, not a default 50.
+    expect(result.response.total!.dimensional_data.length).toBeGreaterThan(50);
+  });
+
+  it("reads a value whose denominator is empty as no value, never as 0, and lists only the intervals answered", async () => {
+    const metrics = ["plays", "rebuffering-ratio", "bitrate"] as const;
+    const result = await context.client.metrics.customSelection({ metrics, filters: { cdn: "No such CDN" }, range: { start: LAST_HOUR_MS - HOUR_MS, end: LAST_HOUR_MS }, granularity: "PT1M" });
+    expect(result.total?.plays.count).toBe(0);
+    const noValue = DIALECT_ANSWERS.emptyRatio === null ? undefined : 0;
+    expect([result.total?.plays.percentage, result.total?.["rebuffering-ratio"].ratio, result.total?.bitrate.bps]).toEqual([noValue, noValue, noValue]);
+    const listed = DIALECT_ANSWERS.listsIntervalsWithoutData ? 60 : 0;
+    expect([result.series.plays.count.length, result.response.time_series.length]).toEqual([listed, listed]);
+    expect(result.series.plays.percentage).toHaveLength(DIALECT_ANSWERS.emptyRatio === null ? 0 : listed);
+  });
+});
+
 describe("413 answers (spec 7, 8)", () => {
   const query = { metric: "attempts", range: { lastDays: 2 }, granularity: "PT1H" } as const;
 

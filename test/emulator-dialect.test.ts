@@ -319,6 +319,96 @@ describe("emulator dialects", () => {
       }
     });
   });
+
+  describe("metric answers", () => {
+    // The dev account of a second emulator in the alternate dialect: the same data world (a world is
+    // seeded by its account), so that the two dialects are compared on the same sessions.
+    const alternateEmulator = useTestEmulator({ dialect: "alternate" });
+    const sameWorld = async (path: string, query: Record<string, string | string[] | number> = {}) => ({
+      standard: await emulator.get(path, query, DEV),
+      alternate: await alternateEmulator.get(path, query, DEV),
+    });
+    type Point = { timestamp: { epoch_ms: number; iso_date: string }; attempts: { count: number } };
+    const times = (body: { time_series: Point[] }) => body.time_series.map((point) => point.timestamp.iso_date);
+
+    it("ends a range not given at the last whole hour, in real time the last whole minute (standard: now)", async () => {
+      const historical = await sameWorld("/insights/3.0/metrics/attempts");
+      // 24 hours ending 12:30: the hours from 12:00 the day before (partial) to 12:00 (partial).
+      expect(historical.standard.body.time_series).toHaveLength(25);
+      expect(times(historical.standard.body).at(-1)).toBe("2026-11-20T12:00:00.000Z");
+      expect(historical.standard.body._meta.end_epoch_ms).toBe(TEST_NOW_MS);
+      // 24 hours ending 12:00: whole hours, the first from 12:00 the day before, the last from 11:00.
+      expect(times(historical.alternate.body)).toEqual(times(historical.standard.body).slice(0, -1));
+      expect(historical.alternate.body.time_series.slice(1)).toEqual(historical.standard.body.time_series.slice(1, -1));
+      for (const running of [emulator, alternateEmulator]) await running.control("POST", "clock", { advance: "PT30S" });
+      try {
+        const realTime = await sameWorld("/insights/3.0/real-time-metrics/attempts");
+        // 5 minutes ending 12:30:30 (six intervals, the first and last partial), or ending 12:30.
+        expect(times(realTime.standard.body)).toEqual(["12:25", "12:26", "12:27", "12:28", "12:29", "12:30"].map((minute) => `2026-11-20T${minute}:00.000Z`));
+        expect(times(realTime.alternate.body)).toEqual(times(realTime.standard.body).slice(0, -1));
+      } finally {
+        for (const running of [emulator, alternateEmulator]) await running.control("POST", "clock", { set: TEST_NOW });
+      }
+    });
+
+    it("leaves out intervals without data (standard: listed with zeros), in plain and group-by answers", async () => {
+      const query = { ...HOUR, granularity: "PT1M", cdn: "Akamai" };
+      const plain = await sameWorld("/insights/3.0/metrics/attempts", query);
+      expect(plain.standard.body.time_series).toHaveLength(60);
+      const withData = (plain.standard.body.time_series as Point[]).filter((point) => point.attempts.count > 0);
+      // Some minutes of the hour have Akamai sessions and some do not, so the two answers differ.
+      expect(withData.length).toBeGreaterThan(10);
+      expect(withData.length).toBeLessThan(50);
+      expect(plain.alternate.body.time_series).toEqual(withData);
+      expect(plain.alternate.body.total).toEqual(plain.standard.body.total);
+      const grouped = await sameWorld("/insights/3.0/metrics/attempts/group-by/cdn", query);
+      expect(grouped.standard.body.time_series).toHaveLength(60);
+      expect(times(grouped.alternate.body)).toEqual(times({ time_series: withData }));
+      const nothing = await sameWorld("/insights/3.0/metrics/attempts", { ...query, cdn: "No such CDN" });
+      expect(nothing.standard.body.time_series).toHaveLength(60);
+      expect(nothing.alternate.body.time_series).toEqual([]);
+      expect(nothing.alternate.body.total).toEqual({ attempts: { count: 0 } });
+    });
+
+    it("answers null for a value whose denominator is empty (standard: 0); counts stay 0", async () => {
+      const metric = ["plays", "video-playback-failures", "rebuffering-ratio", "bitrate", "video-start-time", "ended-plays", "minutes-played", "streaming-performance-index"];
+      const { standard, alternate } = await sameWorld("/insights/3.0/metrics/custom-selection", { ...HOUR, metric, cdn: "No such CDN" });
+      expect(standard.body.total).toEqual({
+        plays: { count: 0, percentage: 0 },
+        video_playback_failures: { count: 0, percentage: 0 },
+        rebuffering_ratio: { ratio: 0 },
+        bitrate: { bps: 0 },
+        video_start_time: { value: 0 },
+        ended_plays: { count: 0, per_unique_device: 0 },
+        minutes_played: { count: 0, per_unique_device: 0, per_ended_play: 0 },
+        streaming_performance_index: { value: 0 },
+      });
+      expect(alternate.body.total).toEqual({
+        plays: { count: 0, percentage: null },
+        video_playback_failures: { count: 0, percentage: null },
+        rebuffering_ratio: { ratio: null },
+        bitrate: { bps: null },
+        video_start_time: { value: null },
+        ended_plays: { count: 0, per_unique_device: null },
+        minutes_played: { count: 0, per_unique_device: null, per_ended_play: null },
+        streaming_performance_index: { value: null },
+      });
+      // Where no denominator is empty, both answer the same numbers.
+      const some = await sameWorld("/insights/3.0/metrics/custom-selection", { ...HOUR, metric });
+      expect(some.alternate.body.total).toEqual(some.standard.body.total);
+      expect(JSON.stringify(some.standard.body.total)).not.toContain("null");
+    });
+
+    it("reads a group-by limit=0 as the default 50, accepted over any range (standard: the most, 500, refused over 24 hours)", async () => {
+      const assets = await sameWorld("/insights/3.0/metrics/attempts/group-by/asset", { ...HOUR, limit: 0 });
+      // More than 50 assets have attempts in the hour.
+      expect(assets.standard.body.total.dimensional_data.length).toBeGreaterThan(50);
+      expect(assets.alternate.body.total.dimensional_data).toEqual(assets.standard.body.total.dimensional_data.slice(0, 50));
+      const long = await sameWorld("/insights/3.0/metrics/attempts/group-by/asset", { limit: 0, days: 2, granularity: "P1D" });
+      expect([long.standard.status, long.alternate.status]).toEqual([422, 200]);
+      expect(long.alternate.body.total.dimensional_data).toHaveLength(50);
+    });
+  });
 });
 
 describe("insights-emulator --dialect", () => {

@@ -41,7 +41,7 @@ function plain(sessions: SessionRecord[], names: string[], options: { from?: num
     definitions: requested.map((metric) => metric.definition),
     context: { nowMs: options.now ?? T0 + 10 * HOUR, kpi: KPI_SETS[0]! },
   });
-  return renderPlain(aggregation, requested, layout);
+  return renderPlain(aggregation, requested, layout, "standard");
 }
 
 describe("metric computation over hand-made sessions", () => {
@@ -182,7 +182,7 @@ describe("metric computation over hand-made sessions", () => {
       },
     });
     const top = rankGroups(byError, { sortBy: failures[0]!, order: "desc", limit: 50 });
-    const body = renderGroupBy(byError, top, failures, layout, { key: "video_start_failure_error", description: "Video Start Failure Error" });
+    const body = renderGroupBy(byError, top, failures, layout, { key: "video_start_failure_error", description: "Video Start Failure Error" }, "standard");
     expect(body.total.dimensional_data.map((datum) => [datum.dimension.value, datum.metrics["video_start_failures"]])).toEqual([
       ["E1", { count: 1, percentage: 25 }],
       ["E2", { count: 1, percentage: 25 }],
@@ -197,8 +197,8 @@ describe("metric computation over hand-made sessions", () => {
       sessions: { content: sessions, ad: [] }, layout, definitions: requested.map((metric) => metric.definition),
       context: { nowMs: T0 + 100 * HOUR, kpi: KPI_SETS[0]! },
     });
-    const bytes = Buffer.byteLength(JSON.stringify(renderPlain(aggregation, requested, layout)));
-    const bounds = plainBounds(requested, layout, aggregation.empty);
+    const bytes = Buffer.byteLength(JSON.stringify(renderPlain(aggregation, requested, layout, "standard")));
+    const bounds = plainBounds(requested, layout, aggregation.empty, "standard");
     expect(bounds.lower).toBeLessThanOrEqual(bytes);
     expect(bounds.upper).toBeGreaterThanOrEqual(bytes);
   });

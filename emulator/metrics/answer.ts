@@ -13,10 +13,13 @@ import { emptyGroupByBounds, groupByBounds, groupByBoundsRankedPerInterval, plai
 import { refuseIfSurelyTooLarge, refuseIfTooLarge } from "./size";
 import { layoutIntervals, parseGranularity, type IntervalLayout } from "./intervals";
 import { MINUTE_MS, HOUR_MS, DAY_MS } from "../time";
+import { defaultRangeEnd, groupByLimitZero, type Dialect } from "../dialect";
 
 /** Historical and real-time metrics: same sub-paths, different time rules (spec 4.1, 4.6, 8). */
 export interface MetricFamily {
   timeRange: TimeRangeRules;
+  /** The whole unit the alternate dialect ends a default range at (emulator/dialect.ts `defaultRangeEnd`). */
+  defaultEndUnitMs: number;
   limits: RangeLimits;
   defaultGranularity: string;
 }
@@ -24,6 +27,7 @@ export interface MetricFamily {
 /** Historical metrics: last 24 hours by default, `days` from the last clock hour, 90 days within 13 months. */
 export const HISTORICAL: MetricFamily = {
   timeRange: { allowDays: true, daysAnchor: "hour", defaultDurationMs: DAY_MS },
+  defaultEndUnitMs: HOUR_MS,
   limits: { maxDurationMs: 90 * DAY_MS, maxAgeMs: 396 * DAY_MS, label: "historical metrics" },
   defaultGranularity: "PT1H",
 };
@@ -31,6 +35,7 @@ export const HISTORICAL: MetricFamily = {
 /** Real-time metrics: last 5 minutes by default, `minutes`, at most 15 minutes starting within 15 minutes. */
 export const REAL_TIME: MetricFamily = {
   timeRange: { allowMinutes: true, defaultDurationMs: 5 * MINUTE_MS },
+  defaultEndUnitMs: MINUTE_MS,
   limits: { maxDurationMs: 15 * MINUTE_MS, maxAgeMs: 15 * MINUTE_MS, label: "real-time metrics" },
   defaultGranularity: "PT1M",
 };
@@ -44,7 +49,7 @@ const SINGLE_PARAMETERS: readonly string[] = [...TIME_RANGE_PARAMETERS, "granula
 /** The parameters that are not filters (spec 4.6): a custom selection repeats `metric`, one per metric. */
 const RESERVED: ReadonlySet<string> = new Set([...SINGLE_PARAMETERS, "metric"]);
 
-/** Group-by limit (spec 4.6, 8): default 50, at most 500; 0 asks for the most allowed, 500. */
+/** Group-by limit (spec 4.6, 8): default 50, at most 500; 0 asks for the most allowed, 500 (the alternate dialect: the default). */
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
 
@@ -75,11 +80,11 @@ export async function answerMetricRequest(
 
   // Filters are open-ended (and may repeat): parseQueryFilters reads them.
   const reader = new QueryReader(query, SINGLE_PARAMETERS, `GET ${context.path}`, { openEnded: true });
-  const range = parseTimeRange(query, nowMs, family.timeRange);
+  const range = parseTimeRange(query, nowMs, family.timeRange, defaultRangeEnd(account.dialect, nowMs, family.defaultEndUnitMs));
   enforceRangeLimits(range, nowMs, family.limits);
   const granularity = parseGranularity(query, family.defaultGranularity);
   const kpi = parseKpiId(reader);
-  const ranking = groupBy ? parseRanking(reader, metrics, range) : refuseGroupByParameters(reader);
+  const ranking = groupBy ? parseRanking(reader, metrics, range, account.dialect) : refuseGroupByParameters(reader);
   const filters = parseQueryFilters(context, "metrics", RESERVED);
   const layout = layoutIntervals(range, granularity);
 
@@ -101,7 +106,7 @@ export async function answerMetricRequest(
     ...(layout.partial && account.dialect === "standard" ? { annotations: [partialNote(layout)] } : {}),
   };
   // Refuse a hopeless request before reading any session (spec 8: 413 over 5,700,000 bytes).
-  const early = groupBy ? emptyGroupByBounds(layout) : plainBounds(metrics, layout, emptyCell(definitions));
+  const early = groupBy ? emptyGroupByBounds(layout, account.dialect) : plainBounds(metrics, layout, emptyCell(definitions), account.dialect);
   refuseIfSurelyTooLarge(early);
   // Hours not generated yet, when many, are generated on two threads before the one pass below.
   await account.prepareSessions(layout.fromMs - LOOKBACK_MS, layout.toMs, nowMs);
@@ -114,7 +119,7 @@ export async function answerMetricRequest(
   };
 
   if (!groupBy) {
-    const body = { ...renderPlain(aggregate(input), metrics, layout), _meta: meta };
+    const body = { ...renderPlain(aggregate(input), metrics, layout, account.dialect), _meta: meta };
     refuseIfTooLarge(early, body);
     return { body };
   }
@@ -125,11 +130,11 @@ export async function answerMetricRequest(
   // The alternate dialect ranks each interval on its own (emulator/README.md "Dialects").
   const rankedPerInterval = account.dialect === "alternate" ? ranking : undefined;
   const bounds = rankedPerInterval
-    ? groupByBoundsRankedPerInterval(aggregation, metrics, layout, dimension)
-    : groupByBounds(top, metrics, layout, dimension, aggregation.empty);
+    ? groupByBoundsRankedPerInterval(aggregation, metrics, layout, dimension, account.dialect)
+    : groupByBounds(top, metrics, layout, dimension, aggregation.empty, account.dialect);
   refuseIfSurelyTooLarge(bounds);
   const body = {
-    ...renderGroupBy(aggregation, top, metrics, layout, dimension, rankedPerInterval),
+    ...renderGroupBy(aggregation, top, metrics, layout, dimension, account.dialect, rankedPerInterval),
     _meta: { ...meta, group_by_dimension: { key: dimension.key, description: dimension.description } },
   };
   refuseIfTooLarge(bounds, body);
@@ -200,13 +205,13 @@ function checkTag(account: AccountState, tag: string): void {
   );
 }
 
-/** limit, sort_by and order of a group-by request (spec 4.6, 8). */
-function parseRanking(reader: QueryReader, metrics: readonly RequestedMetric[], range: TimeRange): Ranking {
+/** limit, sort_by and order of a group-by request (spec 4.6, 8); what `limit=0` means is the dialect's. */
+function parseRanking(reader: QueryReader, metrics: readonly RequestedMetric[], range: TimeRange, dialect: Dialect): Ranking {
   const asked = reader.integer("limit", 0, MAX_LIMIT) ?? DEFAULT_LIMIT;
-  const limit = asked === 0 ? MAX_LIMIT : asked;
+  const limit = asked === 0 ? groupByLimitZero(dialect, MAX_LIMIT, DEFAULT_LIMIT) : asked;
   if (limit > DEFAULT_LIMIT && range.toMs - range.fromMs > DAY_MS) {
     throw unprocessable(
-      `a group-by limit above ${DEFAULT_LIMIT} (limit=${asked}${asked === 0 ? ", which means " + MAX_LIMIT : ""}) needs a time range of at most 24 hours (spec 8)`,
+      `a group-by limit above ${DEFAULT_LIMIT} (limit=${asked}${asked === 0 ? ", which means " + limit : ""}) needs a time range of at most 24 hours (spec 8)`,
       "limit",
     );
   }

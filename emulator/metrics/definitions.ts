@@ -21,8 +21,12 @@ import { MINUTE_MS } from "../time";
  * and the concurrent plays, which measure what happened inside each interval.
  */
 
-/** A member's value object: some of the value fields of docs/api.md 10.4. */
-export type MemberValue = Partial<Record<ValueField, number>>;
+/**
+ * A member's value object: some of the value fields of docs/api.md 10.4. `null` is a ratio, a
+ * percentage or a mean whose denominator is empty (no attempts, no plays): the answer writes it as
+ * its dialect does (emulator/dialect.ts `emptyRatio`).
+ */
+export type MemberValue = Partial<Record<ValueField, number | null>>;
 
 /** One metric's computation. */
 export interface MetricDefinition {
@@ -83,7 +87,7 @@ function averaged(
 ): MetricDefinition {
   const weighted = weight ? sumOf(source, test, (session, context) => quantity(session, context) * weight(session, context)) : sumOf(source, test, quantity);
   const total = weight ? sumOf(source, test, weight) : countOf(source, test);
-  return { source, terms: [weighted, total], finalize: (cell) => ({ [field]: decimal(divide(cell.sum(weighted), cell.sum(total))) }) };
+  return { source, terms: [weighted, total], finalize: (cell) => ({ [field]: quotient(cell.sum(weighted), cell.sum(total)) }) };
 }
 
 /** A ratio in percent of two per-session quantities summed over plays. */
@@ -101,7 +105,7 @@ function endedPlays(source: SessionKind, test: SessionTest): MetricDefinition {
   return {
     source,
     terms: [count, devices],
-    finalize: (cell) => ({ count: integer(cell.sum(count)), per_unique_device: decimal(divide(cell.sum(count), cell.distinct(devices))) }),
+    finalize: (cell) => ({ count: integer(cell.sum(count)), per_unique_device: quotient(cell.sum(count), cell.distinct(devices)) }),
   };
 }
 
@@ -116,8 +120,8 @@ function minutesPlayed(source: SessionKind): MetricDefinition {
     terms: [minutes, devices, endedMinutes, ended],
     finalize: (cell) => ({
       count: integer(cell.sum(minutes)),
-      per_unique_device: decimal(divide(cell.sum(minutes), cell.distinct(devices))),
-      per_ended_play: decimal(divide(cell.sum(endedMinutes), cell.sum(ended))),
+      per_unique_device: quotient(cell.sum(minutes), cell.distinct(devices)),
+      per_ended_play: quotient(cell.sum(endedMinutes), cell.sum(ended)),
     }),
   };
 }
@@ -274,12 +278,17 @@ export function decimal(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
 
-/** part / whole × 100, 0 when there is no whole (an empty interval has neutral values). */
-function percent(part: number, whole: number): number {
-  return decimal(divide(part * 100, whole));
+/** part / whole × 100, rounded; `null` when there is no whole (see {@link MemberValue}). */
+function percent(part: number, whole: number): number | null {
+  return quotient(part * 100, whole);
 }
 
-/** numerator / denominator, 0 when there is no denominator (an empty interval has neutral values). */
+/** numerator / denominator, rounded; `null` when there is no denominator (see {@link MemberValue}). */
+function quotient(numerator: number, denominator: number): number | null {
+  return denominator > 0 ? decimal(numerator / denominator) : null;
+}
+
+/** numerator / denominator, 0 when there is no denominator (viewer summaries and alerts read it so). */
 export function divide(numerator: number, denominator: number): number {
   return denominator > 0 ? numerator / denominator : 0;
 }

@@ -3,12 +3,15 @@ import type { Aggregation, Cell, GroupAggregate } from "./aggregate";
 import type { RequestedMetric, ResolvedDimension } from "./catalog";
 import type { MemberValue } from "./definitions";
 import type { IntervalLayout } from "./intervals";
+import { emptyRatio, listsIntervalsWithoutData, type Dialect } from "../dialect";
 import { EXTRA_CHARACTERS_PER_FIELD, jsonBytes, type SizeBounds } from "./size";
 
 /**
- * Metric response bodies (docs/api.md 2.4, 10.4) from an aggregation: every
- * interval of the layout appears, an interval without data with neutral values (zeros); group-by
- * bodies list, per interval, the top entities that have data in it, in ranking order.
+ * Metric response bodies (docs/api.md 2.4, 10.4) from an aggregation: every interval of the layout
+ * appears, an interval without data with neutral values (zeros), or, in the alternate dialect, only
+ * the intervals with data; group-by bodies list, per interval, the top entities that have data in
+ * it, in ranking order. A value whose denominator is empty is 0, or `null` in the alternate dialect
+ * (emulator/README.md "Dialects").
  */
 
 /** An entity of a group-by answer (docs/api.md 2.4): its dimension value and its members. */
@@ -43,9 +46,14 @@ export interface Ranking {
   limit: number;
 }
 
-function members(metrics: readonly RequestedMetric[], cell: Cell, base: Cell): Members {
+/** The members of one cell, a value whose denominator is empty written as `empty`. */
+function members(metrics: readonly RequestedMetric[], cell: Cell, base: Cell, empty: 0 | null): Members {
   const result: Members = {};
-  for (const metric of metrics) result[metric.member] = metric.definition.finalize(cell, base);
+  for (const metric of metrics) {
+    const value = metric.definition.finalize(cell, base);
+    if (empty === 0) for (const field of Object.keys(value) as Array<keyof MemberValue>) value[field] ??= 0;
+    result[metric.member] = value;
+  }
   return result;
 }
 
@@ -57,23 +65,31 @@ function fieldCount(metrics: readonly RequestedMetric[]): number {
   return metrics.reduce((sum, metric) => sum + metric.fields.length, 0);
 }
 
-/** Byte bounds of a plain body (known before aggregating: one point per interval). */
-export function plainBounds(metrics: readonly RequestedMetric[], layout: IntervalLayout, empty: Cell): SizeBounds {
-  const neutral = members(metrics, empty, empty);
+/**
+ * Byte bounds of a plain body, known before aggregating: one point per interval, or none at the
+ * least where intervals without data are left out. Zeros are the shortest values ("null" is within
+ * the characters a field may add).
+ */
+export function plainBounds(metrics: readonly RequestedMetric[], layout: IntervalLayout, empty: Cell, dialect: Dialect): SizeBounds {
+  const neutral = members(metrics, empty, empty, 0);
   const point = jsonBytes({ timestamp: timestampOf(layout.startMs), ...neutral });
-  const lower = layout.count * point + jsonBytes({ total: neutral });
-  return { lower, upper: lower + (layout.count + 1) * fieldCount(metrics) * EXTRA_CHARACTERS_PER_FIELD };
+  const total = jsonBytes({ total: neutral });
+  const upper = layout.count * point + total + (layout.count + 1) * fieldCount(metrics) * EXTRA_CHARACTERS_PER_FIELD;
+  return { lower: listsIntervalsWithoutData(dialect) ? layout.count * point + total : total, upper };
 }
 
-/** The plain body: every interval with its members, and the whole-range total. */
-export function renderPlain(aggregation: Aggregation, metrics: readonly RequestedMetric[], layout: IntervalLayout): PlainBody {
+/** The plain body: every interval (with data, in the alternate dialect) with its members, and the whole-range total. */
+export function renderPlain(aggregation: Aggregation, metrics: readonly RequestedMetric[], layout: IntervalLayout, dialect: Dialect): PlainBody {
   const group = aggregation.groups[0]!;
+  const empty = emptyRatio(dialect);
+  const listsEmpty = listsIntervalsWithoutData(dialect);
   const time_series: PlainBody["time_series"] = [];
   for (let index = 0; index < layout.count; index++) {
-    const cell = group.cells.get(index) ?? aggregation.empty;
-    time_series.push({ timestamp: timestampOf(intervalStart(layout, index)), ...members(metrics, cell, cell) });
+    const cell = group.cells.get(index);
+    if (cell === undefined && !listsEmpty) continue;
+    time_series.push({ timestamp: timestampOf(intervalStart(layout, index)), ...members(metrics, cell ?? aggregation.empty, cell ?? aggregation.empty, empty) });
   }
-  return { time_series, total: members(metrics, group.total, group.total) };
+  return { time_series, total: members(metrics, group.total, group.total, empty) };
 }
 
 /**
@@ -98,11 +114,14 @@ export function rankGroups(aggregation: Aggregation, ranking: Ranking, interval?
   return keyed.slice(0, ranking.limit).map((entry) => entry.group);
 }
 
-/** Byte bounds of a group-by body before aggregating: the intervals alone, without entities. */
-export function emptyGroupByBounds(layout: IntervalLayout): SizeBounds {
+/**
+ * Byte bounds of a group-by body before aggregating: the intervals alone, without entities (none at
+ * the least where intervals without data are left out).
+ */
+export function emptyGroupByBounds(layout: IntervalLayout, dialect: Dialect): SizeBounds {
   const intervals = layout.count * jsonBytes({ timestamp: timestampOf(layout.startMs), dimensional_data: [] });
-  const lower = intervals + jsonBytes({ total: { dimensional_data: [] } });
-  return { lower, upper: lower };
+  const total = jsonBytes({ total: { dimensional_data: [] } });
+  return { lower: listsIntervalsWithoutData(dialect) ? intervals + total : total, upper: intervals + total };
 }
 
 /**
@@ -115,8 +134,9 @@ export function groupByBoundsRankedPerInterval(
   metrics: readonly RequestedMetric[],
   layout: IntervalLayout,
   dimension: ResolvedDimension,
+  dialect: Dialect,
 ): SizeBounds {
-  return { lower: emptyGroupByBounds(layout).lower, upper: groupByBounds(aggregation.groups, metrics, layout, dimension, aggregation.empty).upper };
+  return { lower: emptyGroupByBounds(layout, dialect).lower, upper: groupByBounds(aggregation.groups, metrics, layout, dimension, aggregation.empty, "standard").upper };
 }
 
 /** Byte bounds of a group-by body of the chosen entities. */
@@ -126,11 +146,12 @@ export function groupByBounds(
   layout: IntervalLayout,
   dimension: ResolvedDimension,
   empty: Cell,
+  dialect: Dialect,
 ): SizeBounds {
-  const neutral = members(metrics, empty, empty);
-  const intervals = emptyGroupByBounds(layout).lower;
-  let lower = intervals;
-  let upper = intervals;
+  const neutral = members(metrics, empty, empty, 0);
+  const intervals = emptyGroupByBounds(layout, dialect);
+  let lower = intervals.lower;
+  let upper = intervals.upper;
   for (const group of top) {
     const entries = group.cells.size + 1;
     const bytes = jsonBytes(datum(dimension, group, neutral));
@@ -153,7 +174,8 @@ function datum(dimension: ResolvedDimension, group: GroupAggregate, metrics: Mem
 
 /**
  * The group-by body of the chosen entities: `top` in every interval they have data in, or, with
- * `rankedPerInterval` (the alternate dialect), each interval's own top; `total` lists `top`.
+ * `rankedPerInterval` (the alternate dialect), each interval's own top; `total` lists `top`. The
+ * alternate dialect leaves out an interval that lists no entity.
  */
 export function renderGroupBy(
   aggregation: Aggregation,
@@ -161,19 +183,23 @@ export function renderGroupBy(
   metrics: readonly RequestedMetric[],
   layout: IntervalLayout,
   dimension: ResolvedDimension,
+  dialect: Dialect,
   rankedPerInterval?: Ranking,
 ): GroupByBody {
+  const empty = emptyRatio(dialect);
+  const listsEmpty = listsIntervalsWithoutData(dialect);
   const time_series: GroupByBody["time_series"] = [];
   for (let index = 0; index < layout.count; index++) {
     const base = aggregation.base?.cells.get(index) ?? aggregation.empty;
     const dimensional_data: DimensionalDatum[] = [];
     for (const group of rankedPerInterval ? rankGroups(aggregation, rankedPerInterval, index) : top) {
       const cell = group.cells.get(index);
-      if (cell) dimensional_data.push(datum(dimension, group, members(metrics, cell, aggregation.base ? base : cell)));
+      if (cell) dimensional_data.push(datum(dimension, group, members(metrics, cell, aggregation.base ? base : cell, empty)));
     }
+    if (dimensional_data.length === 0 && !listsEmpty) continue;
     time_series.push({ timestamp: timestampOf(intervalStart(layout, index)), dimensional_data });
   }
   const baseTotal = aggregation.base?.total;
-  const totals = top.map((group) => datum(dimension, group, members(metrics, group.total, baseTotal ?? group.total)));
+  const totals = top.map((group) => datum(dimension, group, members(metrics, group.total, baseTotal ?? group.total, empty)));
   return { time_series, total: { dimensional_data: totals } };
 }

@@ -132,7 +132,7 @@ const FLAVOURS: Record<"historical" | "realTime", Flavour> = {
 interface CheckedSeries {
   /** The query without the time range and without `metric`. */
   query: QueryParams;
-  /** The range as given, sent as such when no split is needed; undefined: the service's default. */
+  /** The range as given, sent as such when no split is needed; undefined: none given, `interval` is sent. */
   range: CheckedRange | undefined;
   /** The absolute interval the query covers, by the client's clock. */
   interval: Interval;
@@ -154,7 +154,9 @@ export function metricParamSchemas(realTime: boolean, now: () => number) {
   const series = {
     range: typeScriptType(timeRangeAt(flavour.policy, now), "MetricRange<RealTime>")
       .optional()
-      .describe("Default: the service's (last 24 hours historical, last 5 minutes real time)."),
+      .describe(
+        "Default: the last 24 hours (historical) or 5 minutes (real time) ending now by the client's clock, sent as that explicit range: where the service's own default ends is not shown (provider/schema/assumptions.ts METRIC_ANSWER_RULE, docs/api.md 11.9).",
+      ),
     granularity: GranularitySchema.optional().describe('ISO 8601 duration, PT1M to P10W, or "ALL" (docs/api.md 10.4). Default PT1H historical, PT1M real time.'),
     kpiId: QueryIdentifier.optional().describe("KPI set of KPI-based metrics (spec 4.6); default 1."),
     ...filterMembers(zFilters(METRIC_FILTER_NAMES, "MetricFilters")),
@@ -162,7 +164,7 @@ export function metricParamSchemas(realTime: boolean, now: () => number) {
   const groupBy = {
     limit: zInteger(0, GROUP_BY_LIMITS.max)
       .optional()
-      .describe("Entities per interval, 0 to 500 (0: the most, 500), default 50; above 50 the range is at most 24 hours (spec 8)."),
+      .describe("Entities per interval, 0 to 500 (0: the most, 500, sent as 500), default 50; above 50 the range is at most 24 hours (spec 8)."),
     // Checked against the metrics requested, once they are known.
     sortBy: typeScriptType(checked<AcceptedMetricName, unknown>(zChoice(METRIC_NAMES, "metric names"), (name) => name), "AcceptedMetricName")
       .optional()
@@ -205,7 +207,8 @@ export function metricParamSchemas(realTime: boolean, now: () => number) {
     const checkedSeries = seriesOf(parsed, context);
     const { limit } = parsed;
     const length = checkedSeries.interval.endMs - checkedSeries.interval.startMs;
-    // limit=0 asks for the most allowed, 500 (the emulator's reading; the spec only says "non-negative").
+    // limit=0 asks for the most allowed, 500, and is sent as 500: what the service reads in 0 is not
+    // shown (provider/schema/assumptions.ts METRIC_ANSWER_RULE, docs/api.md 11.9).
     const effectiveLimit = limit === 0 ? GROUP_BY_LIMITS.max : limit;
     if (effectiveLimit !== undefined && effectiveLimit > GROUP_BY_LIMITS.longRangeMax && length > GROUP_BY_LIMITS.longRangeMs) {
       context.addIssue({
@@ -219,7 +222,7 @@ export function metricParamSchemas(realTime: boolean, now: () => number) {
       context.addIssue({ code: "custom", path: ["sortBy"], message: notAChoice(parsed.sortBy, ranked, "requested metrics") });
     }
     const groupByQuery: QueryParams = {
-      ...(limit === undefined ? {} : { limit }),
+      ...(effectiveLimit === undefined ? {} : { limit: effectiveLimit }),
       ...(parsed.sortBy === undefined ? {} : { sort_by: parsed.sortBy as string }),
       ...(parsed.order === undefined ? {} : { order: parsed.order }),
     };
@@ -404,7 +407,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
       this.logSplit(path, `range longer than ${Math.round(windowMs / 86_400_000)} days (spec 8)`, windows.length, requestOptions);
       return merge(await Promise.all(windows.map((window) => fetchHalving(window, plan))));
     }
-    // Sent as given (`days`, or no range for the service's default) unless it must be halved.
-    return fetchHalving(interval, plan, () => fetchRange(series.range ? rangeQuery(series.range) : {}, interval));
+    // Sent as given (`days` or `minutes`), or the default as the explicit interval, unless it must be halved.
+    return fetchHalving(interval, plan, () => fetchRange(rangeQuery(series.range ?? interval), interval));
   }
 }

@@ -139,7 +139,11 @@ export interface PiiGetParams {
 
 /** Arguments shared by every metric time-series query (spec 4.6). */
 export interface SeriesParams<RealTime extends boolean> {
-  /** Default: the service's (last 24 hours historical, last 5 minutes real time). */
+  /**
+   * Default: the last 24 hours (historical) or 5 minutes (real time) ending now by the client's
+   * clock, sent as that explicit range: where the service's own default ends is not shown
+   * (provider/schema/assumptions.ts METRIC_ANSWER_RULE, docs/api.md 11.9).
+   */
   range?: MetricRange<RealTime>;
   /**
    * ISO 8601 duration, PT1M to P10W, or "ALL" (docs/api.md 10.4). Default PT1H historical, PT1M
@@ -176,8 +180,8 @@ export interface SelectionParams<Metric extends AcceptedMetricName, RealTime ext
 /** Arguments of the group-by queries (spec 4.6). */
 export interface GroupByOptions {
   /**
-   * Entities per interval, 0 to 500 (0: the most, 500), default 50; above 50 the range is at most
-   * 24 hours (spec 8).
+   * Entities per interval, 0 to 500 (0: the most, 500, sent as 500), default 50; above 50 the range
+   * is at most 24 hours (spec 8).
    */
   limit?: number;
   /** The metric to rank entities by: one of the requested metrics. Default the first. */

@@ -65,7 +65,7 @@ const metric = metricQuery("getMetric", (api, params: MetricQuery, options) => a
 
 /**
  * One metric as a time series (spec 4.6 `{base}/{metric_name}`): a range (historical default the
- * last 24 hours, split past 90 days), a granularity (PT1H by default, `ALL` for one interval),
+ * last 24 hours ending now, split past 90 days), a granularity (PT1H by default, `ALL` for one interval),
  * dimension filters, custom tags or a saved filter, a KPI set; `realTime: true` for the real-time
  * family. The answer has `series[metric][field]` and `total[metric][field]` for the metric's value
  * fields (docs/api.md 10.4).

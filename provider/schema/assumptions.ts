@@ -287,6 +287,23 @@ export function groupByTotalOf<Item extends z.ZodType>(item: Item) {
   return declareShape(total, { output: answer });
 }
 
+/**
+ * How the client reads and asks for metric answers where docs/api.md 4.6 and 10.4 are silent
+ * (docs/api.md 11.9; our choice each time, so that no answer depends on the service's choice):
+ * - a query without a range is sent with the default range of docs/api.md 4.6 (24 hours, or 5 minutes
+ *   in real time) ending now by the client's clock, as an explicit range: where the service's own
+ *   default ends is not shown, and a range split or halved after a 413 must cover what the whole
+ *   covers (client/metrics.ts);
+ * - a group-by `limit` of 0 asks for the most, 500, and is sent as 500: what the service reads in 0
+ *   is not shown;
+ * - an interval may be missing from `time_series` (one without data, listed with zeros or left out):
+ *   a series has the intervals the answer has, in time order, and none is invented;
+ * - a value field may be `null` or missing where its denominator is empty (a percentage of no
+ *   attempts, a mean over no plays): it is no value, left out of the series and undefined in the
+ *   total ({@link optionalMember} in schema/metrics.ts `MetricValue`), never read as 0.
+ */
+export const METRIC_ANSWER_RULE = "the default range and limit 0 sent explicitly; missing intervals and null values are no value";
+
 /** The wrappers of the metric listings, whose payloads docs/api.md 4.6 does not show (the emulator's choice, any single array accepted). */
 export const METRIC_LISTING_MEMBERS = {
   groupByDimensions: "dimensions",

@@ -6,21 +6,23 @@ import { Identifier, Timestamp } from "./common";
 /**
  * A metric member's value object (docs/api.md 2.4, 10.4). Every field is
  * optional here because which ones appear depends on the metric; `count` is an integer on the wire.
+ * A field may be `null` where its denominator is empty (no attempts, no plays): read as no value
+ * (provider/schema/assumptions.ts METRIC_ANSWER_RULE).
  * @internal
  */
 export const MetricValue = z
   .looseObject({
-    count: z.number().optional().describe("A count: attempts, plays, failures, devices, minutes..."),
-    percentage: z.number().optional().describe("A percentage, 0 to 100: of a rate's base, or complete."),
-    value: z.number().optional().describe("A time, an index or an average."),
-    ratio: z.number().optional().describe("A rebuffering ratio."),
-    bps: z.number().optional().describe("A bitrate in bits per second."),
-    fps: z.number().optional().describe("A frame rate in frames per second."),
-    per_unique_device: z.number().optional().describe("The count per unique device (ended plays, minutes played)."),
-    per_ended_play: z.number().optional().describe("The count per ended play (minutes played)."),
+    count: optionalMember(z.number()).describe("A count: attempts, plays, failures, devices, minutes..."),
+    percentage: optionalMember(z.number()).describe("A percentage, 0 to 100: of a rate's base, or complete."),
+    value: optionalMember(z.number()).describe("A time, an index or an average."),
+    ratio: optionalMember(z.number()).describe("A rebuffering ratio."),
+    bps: optionalMember(z.number()).describe("A bitrate in bits per second."),
+    fps: optionalMember(z.number()).describe("A frame rate in frames per second."),
+    per_unique_device: optionalMember(z.number()).describe("The count per unique device (ended plays, minutes played)."),
+    per_ended_play: optionalMember(z.number()).describe("The count per ended play (minutes played)."),
   })
   .describe(
-    "A metric member's value object (docs/api.md 2.4, 10.4). Every field is optional here because which ones appear depends on the metric; `count` is an integer on the wire.",
+    "A metric member's value object (docs/api.md 2.4, 10.4). Every field is optional here because which ones appear depends on the metric; `count` is an integer on the wire. A field may be `null` where its denominator is empty (no attempts, no plays): read as no value (provider/schema/assumptions.ts METRIC_ANSWER_RULE).",
   );
 /** A {@link MetricValue} after parsing. */
 export type MetricValue = records.MetricValue;

@@ -284,26 +284,28 @@ export interface AlertList {
 
 /**
  * A metric member's value object (docs/api.md 2.4, 10.4). Every field is optional here because
- * which ones appear depends on the metric; `count` is an integer on the wire.
+ * which ones appear depends on the metric; `count` is an integer on the wire. A field may be `null`
+ * where its denominator is empty (no attempts, no plays): read as no value
+ * (provider/schema/assumptions.ts METRIC_ANSWER_RULE).
  */
 export interface MetricValue {
   [field: string]: unknown;
   /** A count: attempts, plays, failures, devices, minutes... */
-  count?: number;
+  count?: number | undefined;
   /** A percentage, 0 to 100: of a rate's base, or complete. */
-  percentage?: number;
+  percentage?: number | undefined;
   /** A time, an index or an average. */
-  value?: number;
+  value?: number | undefined;
   /** A rebuffering ratio. */
-  ratio?: number;
+  ratio?: number | undefined;
   /** A bitrate in bits per second. */
-  bps?: number;
+  bps?: number | undefined;
   /** A frame rate in frames per second. */
-  fps?: number;
+  fps?: number | undefined;
   /** The count per unique device (ended plays, minutes played). */
-  per_unique_device?: number;
+  per_unique_device?: number | undefined;
   /** The count per ended play (minutes played). */
-  per_ended_play?: number;
+  per_ended_play?: number | undefined;
 }
 
 /** Metric members keyed by member name (snake_case, spec 2.4). */

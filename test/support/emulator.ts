@@ -44,6 +44,10 @@ export const DIALECT_ANSWERS = {
   unsetCategory: ALTERNATE ? null : undefined,
   /** `created` of a saved filter made at {@link TEST_NOW}: UTC with `+00:00`, or the same instant at -05:00. */
   filterCreatedAtTestNow: ALTERNATE ? "2026-11-20T07:30:00.000-05:00" : "2026-11-20T12:30:00.000+00:00",
+  /** A metric value whose denominator is empty (a percentage of no attempts): 0, or `null`. */
+  emptyRatio: ALTERNATE ? null : 0,
+  /** Whether a metric answer lists an interval without data (with zeros) rather than leave it out. */
+  listsIntervalsWithoutData: !ALTERNATE,
 } as const;
 
 /** A listing's items, whether the answer wraps them in `member` or is the bare array (emulator/README.md "Dialects"). */
