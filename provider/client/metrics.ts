@@ -58,7 +58,14 @@ export const METRICS_PER_SELECTION = 12;
 /** Spec 8: longest historical range of one request; longer ranges are split into windows. */
 export const HISTORICAL_WINDOW_MS = 90 * DAY_MS;
 /** Spec 4.6, 8: the group-by `limit` range, and the longest range when it is above 50. */
-export const GROUP_BY_LIMITS = { max: 500, longRangeMax: 50, longRangeMs: 24 * HOUR_MS } as const;
+export const GROUP_BY_LIMITS = {
+  /** The largest `limit` of a group-by: 500 (spec 4.6). */
+  max: 500,
+  /** The largest `limit` over a range longer than `longRangeMs`: 50, the default (spec 4.6). */
+  longRangeMax: 50,
+  /** 24 hours, in milliseconds: the longest range a `limit` above 50 may ask for (spec 4.6). */
+  longRangeMs: 24 * HOUR_MS,
+} as const;
 
 /** A time range of historical metrics (spec 4.1): explicit, or the last N days. */
 export type HistoricalRange = ExplicitRange | LastDaysRange;
@@ -279,6 +286,7 @@ export class MetricsApi<RealTime extends boolean = boolean> extends QueryFamily 
   private readonly flavour: Flavour;
   private readonly params: ReturnType<typeof metricParamSchemas>;
 
+  /** Built by {@link InsightsClient} on its transport and clock: `client.metrics` historical, `client.realTimeMetrics` real-time. */
   constructor(requester: Requester, options: MetricsApiOptions<RealTime>) {
     super(requester);
     this.flavour = options.realTime ? FLAVOURS.realTime : FLAVOURS.historical;

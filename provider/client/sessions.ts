@@ -13,7 +13,12 @@ import type * as params from "./params";
 /** Spec 4.3, 8: sessions per viewer-sessions response. */
 export const SESSIONS_PER_RESPONSE = 500;
 /** Spec 4.2, 8: the sample-session `limit` range. */
-export const SAMPLE_LIMIT = { min: 1, max: 500 } as const;
+export const SAMPLE_LIMIT = {
+  /** The smallest `limit` of a sample: 1 (spec 8). */
+  min: 1,
+  /** The largest `limit` of a sample: 500 (spec 8). */
+  max: 500,
+} as const;
 
 /** docs/api.md 10.5: the sample-session window is at most 3 hours and starts within the last 31 days. */
 const SAMPLE_POLICY: RangePolicy<"explicit"> = {
@@ -136,6 +141,7 @@ export class SessionsApi extends QueryFamily {
   private readonly now: () => number;
   private readonly params: ReturnType<typeof sessionParamSchemas>;
 
+  /** Built by {@link InsightsClient} on its transport and clock; `client.sessions` is this family. */
   constructor(requester: Requester, options: SessionsApiOptions = {}) {
     super(requester);
     this.now = options.now ?? Date.now;

@@ -75,7 +75,9 @@ export type CheckedRange<Format extends RangeFormat = RangeFormat> = Extract<
 
 /** An absolute range `[startMs, endMs)` in epoch milliseconds. */
 export interface Interval {
+  /** The start, included, in epoch milliseconds. */
   startMs: number;
+  /** The end, excluded, in epoch milliseconds. */
   endMs: number;
 }
 
