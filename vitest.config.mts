@@ -15,6 +15,7 @@ export const BOTH_DIALECTS = [
   "test/provider/pii-opt-out-request.test.ts",
   "test/provider/lookup-cap.test.ts",
   "test/provider/import-command.test.ts",
+  "test/plugin/functions.test.ts",
 ];
 
 // Tests talk HTTP over loopback to in-process emulators; the 2-core machines run two files at a time.

@@ -1,13 +1,33 @@
 import { z } from "zod";
 import { Identifier } from "../../schema/assumptions";
 import { FilterFindByNameParams, FilterGetParams, FilterListQuery } from "../../client/filters";
+import { ALERT_PARAMS } from "../../client/alerts";
+import { metricParamSchemas } from "../../client/metrics";
 import { PiiGetParams, PiiListQuery } from "../../client/pii";
+import { sessionParamSchemas } from "../../client/sessions";
+import { DateInput, ExplicitRange } from "../../client/core/time-range";
 import { DeclaredInputs, OPT_OUT_DEFAULTS } from "../../resources/pii-opt-out-request/inputs";
 import { TrackedRequest } from "../../resources/pii-opt-out-request/progress";
 import { RECEIPT_FORMAT } from "../../pii/receipt";
 import { BOOLEAN_DEFAULTS, FilterSpec } from "../../resources/saved-filter/spec";
 import {
+  ACCEPTED_METRIC_PATH_NAMES,
+  AD_ALERT_METRICS,
+  ALERT_SEVERITIES,
+  ALERT_STATUSES,
+  AlertDetail,
+  AlertList,
+  AlertSummary,
+  AlertTimelinePoint,
+  AlertTimestamp,
+  CONTENT_ALERT_METRICS,
+  DimensionTagList,
   FILTER_LOOKUPS,
+  FilterReferenceList,
+  GroupByDimensionList,
+  Kpi,
+  KpiList,
+  MetricDimensionReferenceList,
   PII_STATUSES,
   PiiOptOutRequest as PiiOptOutRequestRecord,
   RULE_GROUP_OPS,
@@ -15,6 +35,12 @@ import {
   RuleGroup,
   RuleNode,
   SavedFilter as SavedFilterRecord,
+  Session,
+  SessionDimension,
+  SessionDimensionList,
+  SessionList,
+  Timestamp,
+  ViewerSummary,
 } from "../../schema";
 import { AccountSettings, ProviderSettings, SETTING_ENVIRONMENT } from "../configuration";
 import type { ResourceName } from "../tokens";
@@ -45,7 +71,8 @@ export interface ResourceDeclaration {
 export interface FunctionDeclaration {
   description: string;
   inputs: z.ZodObject;
-  outputs: z.ZodObject;
+  /** An object schema, or one that declares the object it gives (a listing: provider/schema/meta.ts `declareShape`). */
+  outputs: z.ZodType;
   /** The result holds personal data: every property is a secret (the plugin answers them so). */
   personalData?: boolean;
 }
@@ -310,23 +337,120 @@ export const FUNCTIONS: Record<string, FunctionDeclaration> = {
     }),
     outputs: PiiOptOutReceipt,
   },
+  ...alertFunctions(),
+  ...sessionFunctions(),
+  ...metricLookupFunctions(),
 };
+
+/** The AI alert functions (spec 4.9, 2.8): arguments of client/alerts.ts `ALERT_PARAMS`, results of schema/alerts.ts. */
+function alertFunctions(): Record<string, FunctionDeclaration> {
+  const list = (kind: "content" | "ad", metrics: string): FunctionDeclaration => ({
+    description: `Alerts on ${kind} metrics (spec 4.9) whose status changed in \`range\` (any length: fetched in 30-day windows and merged), filtered by \`severity\`, \`status\` and \`alertMetric\` (${metrics}); newest start first.`,
+    inputs: z.object({ ...ALERT_PARAMS[kind].in.shape, account: accountArgument }),
+    outputs: AlertList,
+  });
+  const detail = (kind: "content" | "ad"): FunctionDeclaration => ({
+    description: `One ${kind} alert with its timeline (spec 4.9, 2.8: start, and info, warning, critical and end as reached, each with the metric value and the impacted uniques); an unknown id is an error.`,
+    inputs: z.object({ ...ALERT_PARAMS.AlertDetailParams.shape, account: accountArgument }),
+    outputs: AlertDetail,
+  });
+  return {
+    getContentAlerts: list("content", CONTENT_ALERT_METRICS.join(", ")),
+    getAdAlerts: list("ad", AD_ALERT_METRICS.join(", ")),
+    getContentAlert: detail("content"),
+    getAdAlert: detail("ad"),
+  };
+}
+
+/**
+ * The session functions (spec 4.2 to 4.5): arguments of client/sessions.ts `sessionParamSchemas`
+ * (the clock only bounds what they accept, not their shape), results of schema/sessions.ts. Sessions
+ * carry viewer ids and IP addresses and a summary names its viewer: personal data, answered as secrets.
+ */
+function sessionFunctions(): Record<string, FunctionDeclaration> {
+  const params = sessionParamSchemas(Date.now);
+  const sample = (kind: string, needs: string): FunctionDeclaration => ({
+    description: `Samples of ended ${kind} sessions (spec 4.2${needs}): dimension \`filters\` (spec 4.7), custom \`tags\` or one saved filter (\`filterId\`), a \`range\` of at most 3 hours within the last 31 days (default the latest 3 hours), \`limit\` 1 to 500 (default 50; when more sessions match, which ones the sample holds is the service's choice). The result is secret: personal data.`,
+    inputs: z.object({ ...params.SampleSessionParams.in.shape, account: accountArgument }),
+    outputs: SessionList,
+    personalData: true,
+  });
+  return {
+    getContentSessions: sample("content", ""),
+    getAdSessions: sample("ad", "; the account needs ad insights"),
+    getViewerSessions: {
+      description:
+        "The content sessions of one viewer, ended and ongoing (spec 4.3; the account needs the viewer module): by `viewerId` or `viewerIp`, a `range` or the last N days (default the last day); without a `limit` every session of the range, with one the newest `limit`. The result is secret: personal data.",
+      inputs: z.object({ ...params.ViewerSessionParams.in.shape, account: accountArgument }),
+      outputs: SessionList,
+      personalData: true,
+    },
+    getViewerSummary: {
+      description: "Summary metrics of one viewer (spec 4.4, 2.3), by `viewerId` or `viewerIp`, over a `range` (default the last day). The result is secret: personal data.",
+      inputs: z.object({ ...params.ViewerSummaryParams.in.shape, account: accountArgument }),
+      outputs: ViewerSummary,
+      personalData: true,
+    },
+    getSessionDimensions: {
+      description: "The sessions dimension lookup (spec 4.5, 2.5): the filters the account can use on sample sessions, custom tags included (`is_custom`).",
+      inputs: z.object({ account: accountArgument }),
+      outputs: SessionDimensionList,
+    },
+  };
+}
+
+/** The metric lookups (spec 4.6, 2.6): arguments of client/metrics.ts `metricParamSchemas`, results of schema/metrics.ts. */
+function metricLookupFunctions(): Record<string, FunctionDeclaration> {
+  const listing = z.object({
+    ...metricParamSchemas(false, Date.now).MetricListingParams.shape,
+    realTime: z.boolean().optional().describe("The real-time family (spec 4.6 `/insights/3.0/real-time-metrics`); default false, historical."),
+    account: accountArgument,
+  });
+  const noArguments = z.object({ account: accountArgument });
+  return {
+    getGroupByDimensions: {
+      description: "The dimensions a metric can be grouped by (spec 4.6 `{base}/{metric_name}/group-by`), historical or real time.",
+      inputs: listing,
+      outputs: GroupByDimensionList,
+    },
+    getDimensionTags: {
+      description: "The account's custom tags a metric can be grouped by (spec 4.6 `{base}/{metric_name}/group-by/dimension-tag`), historical or real time.",
+      inputs: listing,
+      outputs: DimensionTagList,
+    },
+    getMetricDimensions: {
+      description: "The filtering and group-by dimensions of the metrics API (spec 4.6 `/3.0/metrics/_meta/references/dimensions`).",
+      inputs: noArguments,
+      outputs: MetricDimensionReferenceList,
+    },
+    getSavedFilterReferences: {
+      description: "Basic data (id, name) about the saved filters, as the metrics API knows them (spec 4.6 `/3.0/metrics/_meta/references/filters`).",
+      inputs: noArguments,
+      outputs: FilterReferenceList,
+    },
+    getKpis: {
+      description: "The KPI sets (spec 4.6 `/kpis`, 2.6): `kpi_id` (1 is the default set) and `kpi_name`.",
+      inputs: noArguments,
+      outputs: KpiList,
+    },
+  };
+}
 
 /**
  * Functions the plugin serves through Invoke but the schema does not declare yet, each with why:
- * their arguments are checked by hand-written code of the client, not by a zod schema the schema
- * could be written from (or their result has no schema). Each moves to {@link FUNCTIONS} once its
- * source exists; test/plugin/schema.test.ts keeps every data source in one of the two lists.
+ * the source its arguments or its result would be written from does not exist yet. Each moves to
+ * {@link FUNCTIONS} once its source exists; test/plugin/schema.test.ts keeps every data source in
+ * one of the two lists.
  */
 export const PENDING_FUNCTIONS: Record<string, string> = Object.fromEntries([
-  ...["getContentAlerts", "getAdAlerts", "getContentAlert", "getAdAlert"].map((name) => [name, "the alert parameters are checked by hand (client/alerts.ts)"]),
-  ...["getContentSessions", "getAdSessions", "getViewerSessions", "getViewerSummary", "getSessionDimensions", "getFilterMatchEstimate"].map((name) => [
+  ...["getMetric", "getMetrics", "getMetricGroupBy", "getMetricsGroupBy", "getMetricGroupByTag"].map((name) => [
     name,
-    "the session parameters are checked by hand (client/sessions.ts)",
+    "the result is a TypeScript interface written by hand, not a zod schema (client/metric-results.ts), and its maps are keyed by the metrics asked for",
   ]),
-  ...["getMetric", "getMetrics", "getMetricGroupBy", "getMetricsGroupBy", "getMetricGroupByTag", "getGroupByDimensions", "getDimensionTags", "getMetricDimensions", "getSavedFilterReferences", "getKpis"].map(
-    (name) => [name, "the metric parameters are checked by hand (client/metrics.ts)"],
-  ),
+  [
+    "getFilterMatchEstimate",
+    "the arguments are checked by hand and the result is a TypeScript interface (match-estimate/estimate.ts), not zod schemas",
+  ],
 ]);
 
 /** The names of object and enum types whose zod schema is used in several places or is recursive. */
@@ -351,6 +475,16 @@ export const TYPE_NAMES = new Map<z.ZodType, TypeName>([
   [PiiOptOutReceipt, { name: "PiiOptOutReceipt", description: "The audit receipt of an opt-out request: names no identifier." }],
   [ReceiptRequest, { name: "PiiOptOutReceiptRequest", description: "One request of a receipt." }],
   [AccountSettings, { name: "Account", description: "A named account: where it is and its credentials." }],
+  [ExplicitRange, { name: "ExplicitRange", description: "A time range `[start, end)`: start included, end excluded (spec 4.1)." }],
+  [AlertSummary, { name: "AlertSummary", description: "An AI alert as listed (spec 2.8): its timeline holds `start` and, once ended, `end`." }],
+  [AlertDetail, { name: "AlertDetail", description: "An AI alert's detail (spec 2.8): a timeline point per severity reached." }],
+  [AlertTimelinePoint, { name: "AlertTimelinePoint", description: "A point of an alert's timeline: the metric value and the impacted uniques when it was reached." }],
+  [AlertTimestamp, { name: "AlertTimestamp", description: "When something happened to an alert (spec 2.8)." }],
+  [Session, { name: "Session", description: "A session (spec 2.2): one viewing stream of content or of an ad. Its viewer id and IP addresses are personal data." }],
+  [Timestamp, { name: "SessionTimestamp", description: "When a session started or ended (spec 2.2)." }],
+  [SessionDimension, { name: "SessionDimension", description: "A dimension sample sessions can be filtered by (spec 2.5)." }],
+  [ViewerSummary, { name: "ViewerSummary", description: "Totals over one viewer's sessions (spec 2.3)." }],
+  [Kpi, { name: "Kpi", description: "A KPI set (spec 2.6)." }],
 ]);
 
 /** The names of closed lists met in several places, by their values in order. */
@@ -364,6 +498,11 @@ const ENUM_NAMES = new Map<string, string>(
       [["SUBMITTING", ...PII_STATUSES, "UNTRACKED"], "PiiOptOutProgress"],
       [["submitted", "adopted"], "PiiOptOutRequestOrigin"],
       [["viewer", "user"], "PiiIdentifierKind"],
+      [ALERT_SEVERITIES, "AlertSeverity"],
+      [ALERT_STATUSES, "AlertStatus"],
+      [CONTENT_ALERT_METRICS, "ContentAlertMetric"],
+      [AD_ALERT_METRICS, "AdAlertMetric"],
+      [ACCEPTED_METRIC_PATH_NAMES, "MetricName"],
     ] as Array<[readonly string[], string]>
   ).map(([values, name]) => [JSON.stringify(values), name]),
 );
@@ -374,10 +513,15 @@ export function enumName(values: readonly string[]): string | undefined {
 }
 
 /**
- * Schemas whose JSON Schema form is not their Pulumi form: an identifier the service sends as a
- * number or a string is a string once read (provider/schema/assumptions.ts), and so in every SDK.
+ * Schemas whose JSON Schema form is not their Pulumi form, in both directions: an identifier the
+ * service sends as a number or a string is a string once read (provider/schema/assumptions.ts), and
+ * so in every SDK; a point in time is a string or a number on the wire.
  */
-export const SHAPES = new Map<z.ZodType, z.ZodType>([[Identifier, z.string()]]);
+export const SHAPES = new Map<z.ZodType, z.ZodType>([
+  [Identifier, z.string()],
+  // A `Date` is TypeScript's own: a program in another language gives the text or the number.
+  [DateInput, z.union([z.string(), z.number()]).describe("A point in time: an ISO 8601 string, or epoch milliseconds.")],
+]);
 
 /** The provider's settings: config variables and provider inputs, with the environment variable each falls back to. */
 export const CONFIG = { settings: ProviderSettings, environment: SETTING_ENVIRONMENT };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { packageVersion } from "../../client/core/version";
+import { SHAPES as SOURCE_SHAPES } from "../../schema/meta";
 import { functionToken, PACKAGE_NAME, typeToken } from "../tokens";
 import { CONFIG, enumName, FUNCTIONS, RESOURCES, SHAPES, TYPE_NAMES, type TypeName } from "./declaration";
 import { PulumiTypeWriter, type EnumTypeSpec, type JsonSchema, type ObjectTypeSpec, type PropertySpec } from "./json-schema";
@@ -43,32 +44,46 @@ export interface PackageSpec {
 
 /** The name a schema is declared under, found on it or on a schema it was cloned from (`.describe()`). */
 function declaredName(schema: z.core.$ZodType): TypeName | undefined {
-  for (let current: z.core.$ZodType | undefined = schema; current !== undefined; current = current._zod.parent) {
-    const name = TYPE_NAMES.get(current as unknown as z.ZodType);
-    if (name !== undefined) return name;
-  }
-  return undefined;
+  return lineage(schema).map((ancestor) => TYPE_NAMES.get(ancestor as unknown as z.ZodType)).find((name) => name !== undefined);
 }
 
-/** The shape declared for a schema, or for a schema it was cloned from (`.describe()` on `Identifier`). */
-function declaredShape(schema: z.core.$ZodType): z.ZodType | undefined {
-  for (let current: z.core.$ZodType | undefined = schema; current !== undefined; current = current._zod.parent) {
-    const shape = SHAPES.get(current as unknown as z.ZodType);
-    if (shape !== undefined) return shape;
-  }
-  return undefined;
+/** `schema` and the schemas it was cloned from (`.describe()`, `.meta()`), nearest first. */
+function lineage(schema: z.core.$ZodType): z.core.$ZodType[] {
+  const nodes: z.core.$ZodType[] = [];
+  for (let current: z.core.$ZodType | undefined = schema; current !== undefined; current = current._zod.parent) nodes.push(current);
+  return nodes;
 }
 
-/** `schema` as JSON Schema, with the declaration's type names and shapes applied. */
-function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+/**
+ * The shape to write for a schema in one direction: the declaration's (./declaration.ts `SHAPES`,
+ * both directions), else the one its source declares for that direction (provider/schema/meta.ts
+ * `declareShape`, as scripts/generate-types.ts reads it: what a custom check takes, what a transform
+ * gives), found on it or on a schema it was cloned from.
+ */
+function declaredShape(schema: z.core.$ZodType, io: Direction): z.core.$ZodType | undefined {
+  const ancestors = lineage(schema);
+  return (
+    ancestors.map((ancestor) => SHAPES.get(ancestor as unknown as z.ZodType)).find((shape) => shape !== undefined) ??
+    ancestors.map((ancestor) => SOURCE_SHAPES.get(ancestor)?.[io]).find((shape) => shape !== undefined)
+  );
+}
+
+/** Which side of a schema is written: what a program gives (`input`) or what it gets (`output`). */
+type Direction = "input" | "output";
+
+/** `schema` as JSON Schema in one direction, with the declaration's type names and the declared shapes applied. */
+function jsonSchemaOf(schema: z.core.$ZodType, io: Direction): JsonSchema {
   return z.toJSONSchema(schema, {
-    io: "input",
+    io,
     unrepresentable: "any",
     override: ({ zodSchema, jsonSchema }) => {
-      const shape = declaredShape(zodSchema);
+      const shape = declaredShape(zodSchema, io);
       if (shape !== undefined) {
+        // The use's own description and secret stay (`Identifier.describe("The filter's id.")`).
+        const { description, secret } = jsonSchema as JsonSchema;
         for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Record<string, unknown>)[key];
-        Object.assign(jsonSchema, z.toJSONSchema(shape, { io: "input" }), { $schema: undefined });
+        const { $schema: _dialect, ...declared } = jsonSchemaOf(shape, io);
+        Object.assign(jsonSchema, declared, description === undefined ? {} : { description }, secret === undefined ? {} : { secret });
       }
       const name = declaredName(zodSchema);
       if (name !== undefined) {
@@ -92,7 +107,7 @@ function requiredPart(required: string[]): { required?: string[] } {
 export function packageSchema(version = packageVersion()): PackageSpec {
   const writer = new PulumiTypeWriter(typeToken, enumName);
 
-  const settings = writer.objectOf(jsonSchemaOf(CONFIG.settings), "Provider");
+  const settings = writer.objectOf(jsonSchemaOf(CONFIG.settings, "input"), "Provider");
   const variables = Object.fromEntries(
     Object.entries(settings.properties).map(([name, spec]) => {
       const environment = CONFIG.environment[name];
@@ -102,8 +117,8 @@ export function packageSchema(version = packageVersion()): PackageSpec {
 
   const resources = Object.fromEntries(
     Object.entries(RESOURCES).map(([name, declaration]): [string, ResourceSpec] => {
-      const inputs = writer.objectOf(jsonSchemaOf(declaration.inputs), name);
-      const outputs = writer.objectOf(jsonSchemaOf(declaration.outputs), name);
+      const inputs = writer.objectOf(jsonSchemaOf(declaration.inputs, "input"), name);
+      const outputs = writer.objectOf(jsonSchemaOf(declaration.outputs, "output"), name);
       for (const replaced of declaration.replacedBy ?? []) {
         const spec = inputs.properties[replaced];
         if (spec === undefined) throw new Error(`${name}: replacedBy names ${replaced}, which is not an input`);
@@ -119,8 +134,8 @@ export function packageSchema(version = packageVersion()): PackageSpec {
   const functions = Object.fromEntries(
     Object.entries(FUNCTIONS).map(([name, declaration]): [string, FunctionSpec] => {
       const owner = name.replace(/^get/, "Get");
-      const inputs = writer.objectOf(jsonSchemaOf(declaration.inputs), `${owner}Args`);
-      const outputs = writer.objectOf(jsonSchemaOf(declaration.outputs), `${owner}Result`);
+      const inputs = writer.objectOf(jsonSchemaOf(declaration.inputs, "input"), `${owner}Args`);
+      const outputs = writer.objectOf(jsonSchemaOf(declaration.outputs, "output"), `${owner}Result`);
       return [
         functionToken(name),
         {

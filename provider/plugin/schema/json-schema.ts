@@ -9,8 +9,10 @@
  * - a union of objects (a rule node: a group or a leaf) becomes one object type with every member's
  *   properties, required where every member requires it: generated SDKs type unions of objects
  *   poorly (Go has no union), and the provider's Check refuses what no member allows;
- * - a union of primitives stays a union (`oneOf`); `null` in a union is dropped (absent means none);
+ * - a union of primitives, or of primitives and lists of them (one filter value or several), stays a
+ *   union (`oneOf`); a union in a union is flattened; `null` in a union is dropped (absent means none);
  * - a string enum becomes a named enum type; a string `const`, a string;
+ * - a member that may never be given (`z.never()`: the other formats of a time range) is left out;
  * - a map (`additionalProperties` without `properties`) stays a map; an object that also keeps
  *   unknown members (`looseObject`) is an object type of its known properties;
  * - a schema zod cannot represent (`{}`, a transform) becomes `pulumi.json#/Any`;
@@ -77,15 +79,25 @@ export const ANY_TYPE = "pulumi.json#/Any";
 
 const PRIMITIVES = new Set(["boolean", "integer", "number", "string"]);
 
+/** The members of an object that may be given: a member that never may (`z.never()`, JSON Schema `{ not: {} }`) is left out. */
+function givenMembers(properties: Record<string, JsonSchema>): Array<[string, JsonSchema]> {
+  return Object.entries(properties).filter(([, schema]) => !(typeof schema.not === "object" && schema.not !== null && Object.keys(schema.not).length === 0));
+}
+
+/** A plain boolean, integer, number or string (no enum). */
+function isPrimitive(node: JsonSchema): boolean {
+  return typeof node.type === "string" && PRIMITIVES.has(node.type) && node.enum === undefined;
+}
+
 /** `RuleGroup` + `op` -> `RuleGroupOp`; `filters` -> `Filters`. */
 function pascalCase(name: string): string {
   return name.replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_match, _separator: string, letter: string) => letter.toUpperCase());
 }
 
-/** The members of a union, `null` left out. */
+/** The members of a union, `null` left out and a member that is itself a union spread into its members. */
 function unionMembers(node: JsonSchema): JsonSchema[] | undefined {
   const members = node.anyOf ?? node.oneOf;
-  if (members !== undefined) return members.filter((member) => member.type !== "null");
+  if (members !== undefined) return members.flatMap((member) => (member.anyOf ?? member.oneOf) === undefined ? [member] : unionMembers(member)!).filter((member) => member.type !== "null");
   if (Array.isArray(node.type)) return node.type.filter((type) => type !== "null").map((type) => ({ type }));
   return undefined;
 }
@@ -120,7 +132,7 @@ export class PulumiTypeWriter {
     // A named type used as a whole (a function answering one record) names its nested types as it does elsewhere.
     const base = node["x-pulumi-type"] ?? owner;
     const properties = Object.fromEntries(
-      Object.entries(node.properties).map(([name, property]) => [name, this.propertyOf(property, root, `${base}${pascalCase(name)}`)]),
+      givenMembers(node.properties).map(([name, property]) => [name, this.propertyOf(property, root, `${base}${pascalCase(name)}`)]),
     );
     const required = (node.required ?? []).filter((name) => name in properties);
     return { ...(node.description === undefined ? {} : { description: node.description }), properties, required };
@@ -164,8 +176,9 @@ export class PulumiTypeWriter {
     if (members !== undefined && members.length !== 1) {
       const resolved = members.map((member) => this.resolve(member, root));
       if (resolved.every((member) => member.type === "object" && member.properties !== undefined)) return this.named(typeName, resolved, root, typeDescription);
-      if (resolved.every((member) => typeof member.type === "string" && PRIMITIVES.has(member.type) && member.enum === undefined)) {
-        return { oneOf: resolved.map((member) => ({ type: member.type as PropertySpec["type"] })) };
+      // A value or a list of values (a filter's one value or several) is a union as well.
+      if (resolved.every((member) => isPrimitive(member) || (member.type === "array" && member.items !== undefined && isPrimitive(this.resolve(member.items, root))))) {
+        return { oneOf: resolved.map((member) => this.typeOf(member, root, name)) };
       }
       throw new Error(`${name}: a union of ${resolved.map((member) => JSON.stringify(member.type)).join(", ")} has no Pulumi form`);
     }
@@ -217,7 +230,7 @@ export class PulumiTypeWriter {
     const properties: Record<string, PropertySpec> = {};
     const enumValues: Record<string, string[]> = {};
     for (const variant of variants) {
-      for (const [property, schema] of Object.entries(variant.properties ?? {})) {
+      for (const [property, schema] of givenMembers(variant.properties ?? {})) {
         const resolved = this.resolve(schema, root);
         // Enums of the same property in several variants (a group's `op`, a leaf's `op`) merge.
         if (resolved.enum !== undefined && resolved["x-pulumi-type"] === undefined) {
