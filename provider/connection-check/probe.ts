@@ -10,7 +10,7 @@ import { probeFailureWords, type AccountInMessages } from "./words";
  * the API is reachable, that it accepts the credentials and that the account has the part of the API
  * the resource needs. Each read is made once per client and need, however many resources ask: a
  * host serves a whole stack with one client per account, so a stack of 1000 filters costs one
- * request per account. It knows no host: the dynamic-provider host (host/accounts.ts) calls it with
+ * request per account. It knows no host: the hosts call it (accounts/binding.ts) with
  * an account's client, and so can any other.
  */
 
@@ -44,7 +44,7 @@ type ProbeOutcome = { passed: true } | { passed: false; error: unknown };
  * The outcomes of each client's probes, by need. A probe in flight is shared by every check that
  * asks meanwhile. A passed probe and a refusal (401, 403, a setting, any answer not worth asking
  * again) are kept for the client's life: the host replaces its clients when the settings change
- * (host/runtime.ts). A failure that may pass (a 5xx, a 429, a timeout, an unreachable API: what the
+ * (accounts/runtime.ts). A failure that may pass (a 5xx, a 429, a timeout, an unreachable API: what the
  * client would retry) is forgotten once met, so the next check asks again.
  */
 const outcomes = new WeakMap<InsightsClient, Map<AccountNeed, Promise<ProbeOutcome>>>();

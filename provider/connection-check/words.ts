@@ -8,7 +8,7 @@ import {
   SettingsError,
   TimeoutError,
 } from "../client";
-import { ACCOUNTS_CONFIG_KEY, type InsightsConnection } from "../data/connection";
+import { ACCOUNTS_CONFIG_KEY, type InsightsConnection } from "../accounts/settings";
 import { inertText } from "../text/inert";
 
 /**

@@ -1,17 +1,8 @@
 import { z } from "zod";
 import { SettingsError } from "../client";
 import { DEFAULT_CLIENT_OPTIONS, resolveSettings, SETTINGS_ENV } from "../client/core/settings";
-import {
-  accountsFrom,
-  clientOptionsOf,
-  DEFAULT_UNKNOWN_OUTCOME_WAIT_MS,
-  settingsFrom,
-  tuningFrom,
-  TUNING_SETTINGS,
-  type ConnectionSettings,
-  type TransportTuning,
-} from "../data/connection";
-import { configureFromStack } from "../host/runtime";
+import { accountsFrom, clientOptionsOf, DEFAULT_UNKNOWN_OUTCOME_WAIT_MS, settingsFrom, tuningFrom, TUNING_SETTINGS, type ConnectionSettings, type TransportTuning } from "../accounts/settings";
+import { configureFromStack } from "../accounts/runtime";
 import { configureMatchEstimate, MATCH_ESTIMATE_SETTING } from "../resources/saved-filter/match-preview";
 import { unknownProperties } from "../schema/suggest";
 import { PACKAGE_NAME } from "./tokens";
@@ -22,7 +13,7 @@ import type { DiffAnswer, Failure } from "./resources";
  * The provider's settings (docs/provider-plugins.md rule 5): the stack's `insights:*` config of the
  * default provider, or the inputs of an explicit provider resource, by bare name (`baseUrl`). They
  * are the settings of the dynamic resources and the data sources (README "Configuration"), resolved
- * by the same code (data/connection.ts, host/runtime.ts): each missing one falls back to the
+ * by the same code (accounts/settings.ts, accounts/runtime.ts): each missing one falls back to the
  * environment the plugin inherits (`INSIGHTS_*`), and the resources' `account` input names an
  * account of `accounts`.
  */
@@ -80,9 +71,9 @@ export const SETTING_NAMES = Object.keys(ProviderSettings.shape) as Array<keyof 
 const ENGINE_KEYS = ["version", "pluginDownloadURL"];
 
 /**
- * The stack-config reader of the shared resolution (host/runtime.ts `configureFromStack`): full keys
+ * The stack-config reader of the shared resolution (accounts/runtime.ts `configureFromStack`): full keys
  * (`insights:baseUrl`) over the bare names of `inputs`, secrets revealed, numbers and booleans as the
- * text the stack config holds; `accounts` as it came (an object or JSON text, data/connection.ts
+ * text the stack config holds; `accounts` as it came (an object or JSON text, accounts/settings.ts
  * `accountsFrom` reads both).
  */
 function stackConfigOf(inputs: PropertyMap): { get(key: string): string | undefined } {

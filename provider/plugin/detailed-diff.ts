@@ -151,7 +151,7 @@ const SAVED_FILTER: DetailedDiffOptions = {
 export interface AccountContext {
   /**
    * The account the declaration names is not the one the state records (the same name now set to
-   * another base URL or client id, host/accounts.ts): the resource is replaced, shown at `account`.
+   * another base URL or client id, accounts/binding.ts): the resource is replaced, shown at `account`.
    */
   accountMoved?: boolean;
 }

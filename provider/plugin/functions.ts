@@ -2,7 +2,7 @@ import { ArgumentError } from "../client";
 import { withConnectionWords } from "../connection-check/words";
 import "../data";
 import { dataSourceDefinitions } from "../data/define";
-import { accountSettings, sharedClient } from "../host/runtime";
+import { accountSettings, sharedClient } from "../accounts/runtime";
 import { isJsonObject } from "../schema";
 import type { Failure } from "./resources";
 import { unknownToken } from "./tokens";
@@ -11,7 +11,7 @@ import { containsSecret, revealed, secretProperties, type PropertyMap } from "./
 /**
  * Invoke (docs/provider-plugins.md rule 11): the package's functions are its data sources
  * (provider/data/), each called with the client of the provider's settings, or of the account its
- * `account` argument names, from the shared resolution (host/runtime.ts): the same code and the
+ * `account` argument names, from the shared resolution (accounts/runtime.ts): the same code and the
  * same client as a TypeScript program's `getX()` and the dynamic resources use, and a failed
  * connection worded as that program's `getX()` words it (connection-check/words.ts).
  */

@@ -7,7 +7,7 @@ import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { packageVersion } from "../client/core/version";
-import { reportThrough } from "../host/runtime";
+import { reportThrough } from "../accounts/runtime";
 import { inertLines } from "../text/inert";
 import { checkConfig, configure, diffConfig } from "./configuration";
 import type { EngineLog } from "./engine-log";
@@ -134,7 +134,7 @@ export interface ProviderServiceOptions {
 
 /**
  * The service implementation. Each call runs with its resource's URN at hand, so that the lines the
- * shared code reports (host/runtime.ts `report`) reach the engine under that resource, and answers
+ * shared code reports (accounts/runtime.ts `report`) reach the engine under that resource, and answers
  * only once its lines are delivered, so that a warning shows before its step ends.
  */
 export function resourceProviderService({ log }: ProviderServiceOptions): Partial<IResourceProviderServer> {

@@ -1,5 +1,5 @@
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { withoutSecretMarkers } from "../data/connection";
+import { withoutSecretMarkers } from "../accounts/settings";
 import { wireSecret } from "../host/wire-secret";
 
 /**

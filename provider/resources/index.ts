@@ -7,4 +7,4 @@ export { SavedFilterSet, type SavedFilterSetArgs, type SavedFilterSetMember, typ
 export { PiiOptOutRequest, type PiiOptOutRequestArgs } from "./pii-opt-out-request/resource";
 export type { OverallStatus, TrackedRequest } from "./pii-opt-out-request/progress";
 export type { DeletionVerification, PiiOptOutReceipt, ReceiptRequest, StillPresentIdentifier } from "../pii";
-export type { RecordedAccount } from "../host/accounts";
+export type { RecordedAccount } from "../accounts/binding";

@@ -1,5 +1,5 @@
 import { FILTERS_PER_CALL, type SavedFilter, type SavedFilterInput } from "../schema";
-import { accountKey, outcomeWait, report, sharedClient } from "../host/runtime";
+import { accountKey, outcomeWait, report, sharedClient } from "../accounts/runtime";
 import { plannedChanges, stateOf } from "../resources/saved-filter/spec";
 import type { BatchOptions } from "./gateway/coalescer";
 import { FilterGateway } from "./gateway/filter-gateway";
@@ -47,7 +47,7 @@ export function isDeclaredFilter(filter: SavedFilter, input: SavedFilterInput): 
   return filter.name === input.name && plannedChanges(stateOf(filter), input).length === 0;
 }
 
-/** The gateways of this process, by account key (host/runtime.ts `accountKey`). */
+/** The gateways of this process, by account key (accounts/runtime.ts `accountKey`). */
 const gateways = new Map<string, FilterGateway>();
 
 /**

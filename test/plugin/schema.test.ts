@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { REPOSITORY_ROOT } from "../../engine";
 import "../../provider/data";
 import { dataSourceDefinitions } from "../../provider/data/define";
-import type { RecordedAccount } from "../../provider/host/accounts";
+import type { RecordedAccount } from "../../provider/accounts/binding";
 import {
   DeletionVerification, FUNCTIONS, PENDING_FUNCTIONS, PII_DECLARED_INPUTS, PiiOptOutReceipt, RESOURCES, SavedFilterState,
 } from "../../provider/plugin/schema/declaration";

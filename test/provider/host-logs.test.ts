@@ -8,7 +8,7 @@ import { startProviderFixture, summarize, type ProviderFixture } from "./fixture
 
 /**
  * What `pulumi up` shows while the host's client waits: a wait or retry of 3 s or more is a line
- * naming the resource (provider/host/runtime.ts), so a slow run says why instead of hanging; a
+ * naming the resource (provider/accounts/runtime.ts), so a slow run says why instead of hanging; a
  * request that gives up is a line once per cause.
  */
 const named = (name: string) => ({ name, rules: { op: "and", rules: [{ field: "Asset Name", op: "contains", value: name }] } });

@@ -46,7 +46,7 @@ export const DeclaredInputs = z.object({
   pollIntervalSeconds: z.number({ error: "must be a number of seconds" }).min(0.01, "must be at least 0.01 seconds").max(3_600, "must be at most 3600 seconds").optional(),
   verifyDeletion: z.boolean({ error: "must be true or false" }).optional(),
   resourceName: z.string().optional(),
-  // Checked by host/accounts.ts `checkAccountConnection`, which names the accounts that exist and checks the one named.
+  // Checked by accounts/binding.ts `checkAccountConnection`, which names the accounts that exist and checks the one named.
   account: z.string().optional(),
 });
 

@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { InternalServerError, RateLimitError } from "../../client/core/errors";
-import { configureFromStack, namedCalls, outcomeWait, report, ResourceInitFailedError, sharedClient } from "../../host/runtime";
+import { configureFromStack, outcomeWait, report, sharedClient } from "../../accounts/runtime";
+import { namedCalls, ResourceInitFailedError } from "../../host/runtime";
 import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus, type TrackedRequest } from "./progress";
 import { redactor } from "./redact";
 import { batchesOf, Submission } from "./submission";
@@ -18,7 +19,7 @@ import {
   type OptOutDeclaration,
 } from "./inputs";
 import { revealed, wireSecret, type WireSecret } from "../../host/wire-secret";
-import { accountChange, accountOutputs, boundAccount, checkAccountConnection, declaredAccount, type AccountOutputs } from "../../host/accounts";
+import { accountChange, accountOutputs, boundAccount, checkAccountConnection, declaredAccount, type AccountOutputs } from "../../accounts/binding";
 import type { AccountNeed } from "../../connection-check/probe";
 import {
   buildReceipt,
@@ -334,7 +335,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("P
 
   /**
    * Exactly one identifier kind, non-empty lists, valid addresses and wait settings; lists made
-   * canonical. The account's connection is checked first (host/accounts.ts
+   * canonical. The account's connection is checked first (accounts/binding.ts
    * `checkAccountConnection`): the PII endpoints accept its credentials, and, when the deletion is
    * to be verified, the account has the viewer module the verification reads with.
    */

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostedProvider, packageModule } from "../../host/shim";
-import type { RecordedAccount } from "../../host/accounts";
+import type { RecordedAccount } from "../../accounts/binding";
 import type { OverallStatus, TrackedRequest } from "./progress";
 import type { DeletionVerification, PiiOptOutReceipt } from "../../pii";
 import { PERSONAL_PROPERTIES } from "./inputs";

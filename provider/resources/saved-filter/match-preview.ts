@@ -1,6 +1,6 @@
 import type { InsightsClient } from "../../client";
 import { isUnknown, PREVIEW_UNKNOWN, validateRules, type RuleGroup } from "../../rules";
-import { report, sharedClient } from "../../host/runtime";
+import { report, sharedClient } from "../../accounts/runtime";
 import { describeEstimate, estimateFromSample, estimateWarning, takeSessionSample, type SessionSample } from "../../match-estimate";
 
 /**

@@ -1,8 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { claimFilters, sharedFilterGateway } from "../../saved-filters/gateways";
-import { configureFromStack, namedCalls, report } from "../../host/runtime";
-import { accountChange, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountOutputs } from "../../host/accounts";
+import { configureFromStack, report } from "../../accounts/runtime";
+import { namedCalls } from "../../host/runtime";
+import { accountChange, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountOutputs } from "../../accounts/binding";
 import { configureMatchEstimate, matchEstimateLines } from "./match-preview";
 import type { SavedFilterInput } from "../../schema";
 import {
@@ -67,7 +68,7 @@ export const provider: Required<pulumi.dynamic.ResourceProvider> = namedCalls("S
   /**
    * Validates every input with its exact path and what would be valid; values of pre-set fields are
    * checked against the lookups (spec 2.7, 4.8) so a typo fails the preview, not the account. The
-   * account's connection is checked first (host/accounts.ts `checkWithAccount`: credentials, the
+   * account's connection is checked first (accounts/binding.ts `checkWithAccount`: credentials, the
    * bulk-filters feature, the base-URL policy, reachability); its failure is on `account`, never
    * on `rules`.
    */

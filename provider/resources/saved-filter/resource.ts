@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RuleGroup } from "../../schema";
 import { hostedProvider, packageModule } from "../../host/shim";
-import type { RecordedAccount } from "../../host/accounts";
+import type { RecordedAccount } from "../../accounts/binding";
 
 /** Inputs of a {@link SavedFilter} (spec 2.7). */
 export interface SavedFilterArgs {

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostedProvider, packageModule } from "../../host/shim";
-import type { RecordedAccount } from "../../host/accounts";
+import type { RecordedAccount } from "../../accounts/binding";
 import type { FilterState } from "./spec";
 import type { SavedFilterArgs } from "./resource";
 

@@ -1,10 +1,9 @@
-import type * as pulumi from "@pulumi/pulumi";
 import type { InsightsClient } from "../client";
 import { isUnknown } from "../rules";
-import { ACCOUNTS_CONFIG_KEY, type ConnectionSettings } from "../data/connection";
 import { checkConnection, type AccountNeed } from "../connection-check/probe";
 import { connectionFailureWords, describeAccount } from "../connection-check/words";
 import { accountSettings, report, sharedClient } from "./runtime";
+import { ACCOUNTS_CONFIG_KEY, type ConnectionSettings } from "./settings";
 
 /**
  * Which account a resource belongs to (README "Accounts"). Every resource records in its state the
@@ -14,6 +13,18 @@ import { accountSettings, report, sharedClient } from "./runtime";
  * account with the `account` input: a name of `insights:accounts`, or none for the stack's default
  * settings.
  */
+
+/**
+ * A failure of `check()` at a property of the inputs: the property's name (the first step of the
+ * path) and what is wrong, the reason starting with the exact path. Each host hands it to the engine
+ * in its own form.
+ */
+export interface PropertyFailure {
+  /** The top-level property at fault (`account`, `rules`, `filters`). */
+  property: string;
+  /** What is wrong, starting with the exact path (`rules.rules[0].field: ...`). */
+  reason: string;
+}
 
 /** The account a resource belongs to, as its state records it: never the secret. */
 export interface RecordedAccount {
@@ -77,7 +88,7 @@ export function accountOutputs(account: string | undefined): AccountOutputs {
  * The failures of the `account` input in `check()`: a string naming an account of
  * `insights:accounts` (the message lists the names that exist). Only the names are read.
  */
-function checkAccount(news: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
+function checkAccount(news: Record<string, unknown>): PropertyFailure[] {
   const account = news.account;
   if (account === undefined || isUnknown(account)) return [];
   if (typeof account !== "string" || account.trim() === "") {
@@ -93,7 +104,7 @@ function checkAccount(news: Record<string, unknown>): pulumi.dynamic.CheckFailur
 }
 
 /** A failure of the `account` property: the words of connection-check/words.ts, prefixed as every check failure is. */
-function accountFailure(reason: string): pulumi.dynamic.CheckFailure {
+function accountFailure(reason: string): PropertyFailure {
   return { property: "account", reason: `account: ${reason}` };
 }
 
@@ -104,7 +115,7 @@ function accountFailure(reason: string): pulumi.dynamic.CheckFailure {
  * one request per need and account in this host, whatever the number of resources). An account
  * not known until apply is not checked.
  */
-export async function checkAccountConnection(news: Record<string, unknown>, needs: readonly AccountNeed[]): Promise<pulumi.dynamic.CheckFailure[]> {
+export async function checkAccountConnection(news: Record<string, unknown>, needs: readonly AccountNeed[]): Promise<PropertyFailure[]> {
   const named = checkAccount(news);
   if (named.length > 0 || isUnknown(news.account)) return named;
   const account = declaredAccount(news);
@@ -123,7 +134,7 @@ export async function checkAccountConnection(news: Record<string, unknown>, need
  * The failure of the `account` property for `error`, met while `check()` read the account: a
  * connection failure blames the account. Undefined for any other error.
  */
-function accountFailureOf(news: Record<string, unknown>, error: unknown): pulumi.dynamic.CheckFailure | undefined {
+function accountFailureOf(news: Record<string, unknown>, error: unknown): PropertyFailure | undefined {
   const account = declaredAccount(news);
   const settings = accountSettings(account);
   const words = connectionFailureWords(error, { baseUrl: settings.baseUrl, clientId: settings.clientId, name: account });
@@ -142,7 +153,7 @@ export async function checkWithAccount<T>(
   news: Record<string, unknown>,
   needs: readonly AccountNeed[],
   check: (client: (() => InsightsClient) | undefined) => Promise<T>,
-): Promise<{ accountFailures: pulumi.dynamic.CheckFailure[]; checked: T }> {
+): Promise<{ accountFailures: PropertyFailure[]; checked: T }> {
   const accountFailures = await checkAccountConnection(news, needs);
   if (accountFailures.length > 0 || isUnknown(news.account)) return { accountFailures, checked: await check(undefined) };
   const account = declaredAccount(news);
