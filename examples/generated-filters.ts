@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { and, field, getFilterFieldValues, SavedFilter, SavedFilterSet, type SavedFilterSpec } from "pulumi-insights";
+import { and, field, getFilterFieldValues, SavedFilter, SavedFilterSet, type SavedFilterSetMemberArgs } from "pulumi-insights";
 
 /** The stack outputs of {@link generatedFilters}. */
 export interface GeneratedFilterOutputs {
@@ -37,7 +37,7 @@ export async function generatedFilters(): Promise<GeneratedFilterOutputs> {
 
   // `pattern` is a case-insensitive substring: keep only the names that start with it.
   const { values: cities } = await getFilterFieldValues({ field: "cities", pattern: "San " });
-  const members: Record<string, SavedFilterSpec> = Object.fromEntries(
+  const members: Record<string, SavedFilterSetMemberArgs> = Object.fromEntries(
     cities
       .filter((city) => city.startsWith("San "))
       .map((city) => [slug(city), { name: `City: ${city}`, category: "GEO", subcategory: "Region", rules: and(field("City").equals(city)) }]),

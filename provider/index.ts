@@ -32,6 +32,7 @@ export {
   type SavedFilterArgs,
   type SavedFilterSetArgs,
   type SavedFilterSetMember,
+  type SavedFilterSetMemberArgs,
   type SavedFilterSpec,
   type StillPresentIdentifier,
   type TrackedRequest,

@@ -3,7 +3,7 @@ import { REAL_CLOCK } from "../provider/client/core/outcome";
 import type { FiltersApi } from "../provider/client/filters";
 import type { BatchOptions, BatchScheduler } from "../provider/saved-filters/gateway/coalescer";
 import { FilterGateway } from "../provider/saved-filters/gateway/filter-gateway";
-import { isDeclaredFilter } from "../provider/saved-filters/gateways";
+import { isDeclaredFilter } from "../provider/saved-filters/model/state";
 import { journalMark, requestsSince, useQueryFamilies } from "./support/query-families";
 
 /**

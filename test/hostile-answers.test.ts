@@ -15,7 +15,7 @@ import {
 import { MAX_KEPT_ERROR_BODY } from "../provider/client/core/errors";
 import { isOutcomeUnknown } from "../provider/client/core/retry";
 import { FilterGateway } from "../provider/saved-filters/gateway/filter-gateway";
-import { isDeclaredFilter } from "../provider/saved-filters/gateways";
+import { isDeclaredFilter } from "../provider/saved-filters/model/state";
 import { listedItems, useTestEmulator } from "./support/emulator";
 import { failure } from "./support/failure";
 import { journalMark, requestsSince } from "./support/query-families";

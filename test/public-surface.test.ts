@@ -63,7 +63,7 @@ const ROOT_TYPES = words(`
   MetricListing MetricPoint MetricQuery MetricsGroupByQuery MetricsQuery NoArguments OverallStatus PerMetric
   PiiOptOutReceipt PiiOptOutReceiptParams PiiOptOutReceiptQuery PiiOptOutRequestArgs ReceiptRequest
   RecordedAccount RuleFailure RuleGroup RuleLeaf RuleLeafBuilder RuleNode SavedFilterArgs SavedFilterName
-  SavedFilterQuery SavedFilterSetArgs SavedFilterSetMember SavedFilterSpec StillPresentIdentifier
+  SavedFilterQuery SavedFilterSetArgs SavedFilterSetMember SavedFilterSetMemberArgs SavedFilterSpec StillPresentIdentifier
   TrackedRequest
 `);
 

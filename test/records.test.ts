@@ -12,7 +12,7 @@ import * as ranges from "../provider/client/core/time-range";
 import * as validation from "../provider/client/core/validation";
 import { metricParamSchemas } from "../provider/client/metrics";
 import { sessionParamSchemas, ViewerIdentity } from "../provider/client/sessions";
-import * as spec from "../provider/resources/saved-filter/spec";
+import * as declared from "../provider/saved-filters/model/declared";
 import * as progress from "../provider/resources/pii-opt-out-request/progress";
 import * as accounts from "../emulator/accounts";
 import * as faults from "../emulator/faults";
@@ -119,7 +119,7 @@ describe("public interfaces equal the schemas' types", () => {
   });
 
   it("what resources keep in their state", () => {
-    expectTypeOf<spec.FilterSpec>().toEqualTypeOf<z.infer<typeof spec.FilterSpec>>();
+    expectTypeOf<declared.DeclaredFilter>().toEqualTypeOf<z.infer<typeof declared.DeclaredFilter>>();
     expectTypeOf<progress.TrackedRequest>().toEqualTypeOf<z.infer<typeof progress.TrackedRequest>>();
     expectTypeOf<progress.SubmissionProgress>().toEqualTypeOf<z.infer<typeof progress.SubmissionProgress>>();
   });

@@ -3,6 +3,7 @@ import { isUnknown } from "../rules";
 import { checkConnection, type AccountNeed } from "../connection-check/probe";
 import { connectionFailureWords, describeAccount } from "../connection-check/words";
 import { accountSettings, report, sharedClient } from "./runtime";
+import type { PropertyFailure } from "./calls";
 import { ACCOUNTS_CONFIG_KEY, type ConnectionSettings } from "./settings";
 
 /**
@@ -13,18 +14,6 @@ import { ACCOUNTS_CONFIG_KEY, type ConnectionSettings } from "./settings";
  * account with the `account` input: a name of `insights:accounts`, or none for the stack's default
  * settings.
  */
-
-/**
- * A failure of `check()` at a property of the inputs: the property's name (the first step of the
- * path) and what is wrong, the reason starting with the exact path. Each host hands it to the engine
- * in its own form.
- */
-export interface PropertyFailure {
-  /** The top-level property at fault (`account`, `rules`, `filters`). */
-  property: string;
-  /** What is wrong, starting with the exact path (`rules.rules[0].field: ...`). */
-  reason: string;
-}
 
 /** The account a resource belongs to, as its state records it: never the secret. */
 export interface RecordedAccount {

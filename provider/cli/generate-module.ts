@@ -7,7 +7,7 @@
  */
 import { FILTER_FIELDS, RULE_GROUP_OPS, RULE_LEAF_OPS } from "../schema/names";
 import { isJsonObject } from "../schema/common";
-import { BOOLEAN_DEFAULTS } from "../resources/saved-filter/spec";
+import { BOOLEAN_DEFAULTS } from "../saved-filters/model/declared";
 import { TAG_FIELD } from "../rules/tree";
 import { typeScriptStringLiteral } from "../text/inert";
 import { compareIds, resourceNames } from "./resource-names";
@@ -206,7 +206,7 @@ function skipReason(filter: ListedFilter): string | undefined {
 function filterProperties(filter: ListedFilter, writer: RuleWriter): ObjectLiteral["entries"] {
   const entries: ObjectLiteral["entries"] = [{ key: "name", value: stringLiteral(filter.name as string) }];
   for (const key of ["category", "subcategory"] as const) {
-    // An empty category is no category (the provider reads it so: resources/saved-filter/spec.ts stateOf).
+    // An empty category is no category (the provider reads it so: saved-filters/model/state.ts stateOf).
     const value = filter[key];
     if (typeof value === "string" && value !== "") entries.push({ key, value: stringLiteral(value) });
     else if (value !== undefined && value !== null && value !== "") entries.push({ key, value: jsonExpression(value), comment: `The API's JSON form: ${key} is not a string.` });

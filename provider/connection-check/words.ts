@@ -124,7 +124,7 @@ function attemptsOf(error: RequestError): string {
  * True for a failure that is about the connection to the account rather than what a call asked:
  * a setting of the account the client refuses, refused credentials (401) or features (403), an unreachable or
  * silent API, a rate limit (429) or a failure of the service (5xx). A rule whose lookup fails so is
- * not at fault (resources/saved-filter/spec.ts).
+ * not at fault (saved-filters/lookups.ts).
  */
 export function isConnectionFailure(error: unknown): boolean {
   return isAccountSettingError(error) || error instanceof AuthenticationError || error instanceof PermissionDeniedError

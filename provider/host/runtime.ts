@@ -1,5 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { asResource } from "../accounts/runtime";
+import { PartialFailureError, type ResourceCore } from "../accounts/calls";
+import { asResource, configureFromStack } from "../accounts/runtime";
+import { configureMatchEstimate } from "../match-estimate/preview";
 import { inertText } from "../text/inert";
 
 /**
@@ -89,4 +91,47 @@ export class ResourceInitFailedError extends Error {
     this.name = "ResourceInitFailedError";
     this.properties = { ...outputs, __provider: provider };
   }
+}
+
+/**
+ * The dynamic provider of a resource's core (accounts/calls.ts `ResourceCore`), as the host serves
+ * it ({@link namedCalls}): `configure` takes the stack's config (docs/dynamic-providers.md rule 3),
+ * check failures and diffs pass through in the host's shapes (rule 5), read answers no id for an
+ * object gone (rule 7), update answers the full outputs (rule 6), and a core's partial failure
+ * becomes a {@link ResourceInitFailedError} carrying the call's `__provider`.
+ */
+export function dynamicProvider<Outputs extends object>(
+  type: string,
+  nameOf: (properties: unknown) => unknown,
+  core: ResourceCore<Outputs>,
+): Required<pulumi.dynamic.ResourceProvider> {
+  const recorded = async <T>(provider: unknown, call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof PartialFailureError)) throw error;
+      throw new ResourceInitFailedError(error.message, error.id, error.properties, provider, error.reasons);
+    }
+  };
+  return namedCalls(type, nameOf, {
+    async configure(request) {
+      configureFromStack(request.config);
+      configureMatchEstimate(request.config);
+    },
+    check: (olds, news) => core.check(olds, news),
+    async diff(id, olds, news) {
+      const { changes, replaces } = await core.diff(id, olds, news);
+      return { changes, replaces, deleteBeforeReplace: false };
+    },
+    create: (inputs) => recorded(inputs.__provider, async () => {
+      const { id, outputs } = await core.create(inputs);
+      return { id, outs: outputs };
+    }),
+    async read(id, props) {
+      const found = await core.read(id, props ?? {});
+      return found === undefined ? {} : { id: found.id, props: found.outputs };
+    },
+    update: (id, olds, news) => recorded(news.__provider, async () => ({ outs: await core.update(id, olds, news) })),
+    delete: (id, props) => core.delete(id, props),
+  });
 }

@@ -11,7 +11,7 @@ import { SAMPLE_KEYS, takeSessionSample, type SessionSample, type SessionSampleP
  * How much of an account's traffic a rule tree matches, estimated from sample sessions
  * (docs/api.md 4.2, taken by sample.ts) evaluated locally (provider/rules/match.ts). A reviewer sees
  * from it whether new rules match 1% or 90% of the sessions, or none at all, before the filter
- * changes: the preview prints it (provider/resources/saved-filter/match-preview.ts), and the data
+ * changes: the preview prints it (provider/match-estimate/preview.ts), and the data
  * source `getFilterMatchEstimate` answers it to a program.
  */
 

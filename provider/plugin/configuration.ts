@@ -3,7 +3,7 @@ import { SettingsError } from "../client";
 import { DEFAULT_CLIENT_OPTIONS, resolveSettings, SETTINGS_ENV } from "../client/core/settings";
 import { accountsFrom, clientOptionsOf, DEFAULT_UNKNOWN_OUTCOME_WAIT_MS, settingsFrom, tuningFrom, TUNING_SETTINGS, type ConnectionSettings, type TransportTuning } from "../accounts/settings";
 import { configureFromStack } from "../accounts/runtime";
-import { configureMatchEstimate, MATCH_ESTIMATE_SETTING } from "../resources/saved-filter/match-preview";
+import { configureMatchEstimate, MATCH_ESTIMATE_SETTING } from "../match-estimate/preview";
 import { unknownProperties } from "../schema/suggest";
 import { PACKAGE_NAME } from "./tokens";
 import { revealed, type PropertyMap } from "./wire";

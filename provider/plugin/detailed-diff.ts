@@ -1,5 +1,5 @@
 import { canonicalRules, isRuleGroup, PREVIEW_UNKNOWN, TAG_FIELD, type RuleGroup, type RuleNode } from "../rules";
-import { BOOLEAN_DEFAULTS, MANAGED_PROPERTIES } from "../resources/saved-filter/spec";
+import { BOOLEAN_DEFAULTS, MANAGED_PROPERTIES } from "../saved-filters/model/declared";
 import type { PropertyChange, PropertyChangeKind } from "./resources";
 import { revealed, type PropertyMap } from "./wire";
 

@@ -1,6 +1,6 @@
 import { FILTERS_PER_CALL, type SavedFilter, type SavedFilterInput } from "../schema";
 import { accountKey, outcomeWait, report, sharedClient } from "../accounts/runtime";
-import { plannedChanges, stateOf } from "../resources/saved-filter/spec";
+import { isDeclaredFilter } from "./model/state";
 import type { BatchOptions } from "./gateway/coalescer";
 import { FilterGateway } from "./gateway/filter-gateway";
 
@@ -37,14 +37,6 @@ export function batchOptionsFromEnvironment(env: Readonly<Record<string, string 
   if (windowMs !== undefined) options.windowMs = windowMs;
   if (maxWaitMs !== undefined) options.maxWaitMs = maxWaitMs;
   return options;
-}
-
-/**
- * Whether `filter`, as the account lists it, is the filter `input` declares: exact name and every
- * declared property equal, the API's defaults filled in. How a lost create's filter is recognised.
- */
-export function isDeclaredFilter(filter: SavedFilter, input: SavedFilterInput): boolean {
-  return filter.name === input.name && plannedChanges(stateOf(filter), input).length === 0;
 }
 
 /** The gateways of this process, by account key (accounts/runtime.ts `accountKey`). */

@@ -220,7 +220,7 @@ export const CLEARED_FIELD = null;
 /**
  * An unset `category` or `subcategory` of a saved filter is left out, `null` or empty: docs/api.md 2.7
  * does not show which, and each reads as no category ({@link optionalMember} in schema/filters.ts
- * `SavedFilter`; an empty string in resources/saved-filter/spec.ts `stateOf`). `created` and `edited`
+ * `SavedFilter`; an empty string in saved-filters/model/state.ts `stateOf`). `created` and `edited`
  * (docs/api.md 2.7: ISO 8601 with an offset, UTC or a local zone) are kept as the service wrote them,
  * never compared as text (our choice).
  */

@@ -15,7 +15,7 @@ import type { DeletionVerification as VerificationType } from "../../provider/pi
 import type { SavedFilterArgs } from "../../provider/resources/saved-filter/resource";
 import type { SavedFilterSetArgs } from "../../provider/resources/saved-filter/set-resource";
 import type { PiiOptOutRequestArgs } from "../../provider/resources/pii-opt-out-request/resource";
-import type { FilterState } from "../../provider/resources/saved-filter/spec";
+import type { FilterState } from "../../provider/saved-filters/model/state";
 
 /**
  * The package schema of the provider plugin (docs/provider-plugins.md rule 12): the committed

@@ -144,7 +144,7 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
       [3, expect.stringMatching(/^SavedFilter "Episode 3": update failed: id: no saved filter with id/)],
       [11, expect.stringMatching(/^SavedFilter "Episode 11": update failed: subcategory: "Nowhere" is not a subcategory of category CONTENT/)],
     ]);
-    // The filter deleted outside Pulumi: the message says how to recover (provider/resources/saved-filter/spec.ts).
+    // The filter deleted outside Pulumi: the message says how to recover (provider/saved-filters/reconciler.ts).
     expect(failed[0]![1]).toContain("pulumi refresh");
     const stored = await fixture.listed();
     expect(stored.filter((filter) => filter.subcategory === "Show")).toHaveLength(98);

@@ -57,7 +57,7 @@ export const STEADY_BATCHING = { INSIGHTS_BATCH_WINDOW_MS: "200", INSIGHTS_BATCH
 export const QUICK_UNKNOWN_OUTCOME = { INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS: "1000" };
 
 /**
- * Previews sample sessions for their match-rate line (provider/resources/saved-filter/match-preview.ts):
+ * Previews sample sessions for their match-rate line (provider/match-estimate/preview.ts):
  * off unless a test is about it, so that request counts stay those of the resource itself.
  */
 export const NO_MATCH_ESTIMATE = { INSIGHTS_MATCH_ESTIMATE: "false" };

@@ -62,7 +62,7 @@ describe("SavedFilterSet through the dynamic-provider host", () => {
     mark = fixture.mark();
     const changed = await up(fixture.host, inputs({ filters: { ...members, b: { name: `City of ${b}`, rules: cityRules(d) } } }), created.state);
     expect(changed.operation).toBe("update");
-    // The PUT, then one read of when and by whom the changed member was edited (spec.ts appliedUpdate).
+    // The PUT, then one read of when and by whom the changed member was edited (saved-filters/reconciler.ts appliedUpdate).
     expect(summarize(fixture.requestsSince(mark))).toEqual(["PUT 200", "GET 200"]);
     expect(changed.state.outputs.ids).toEqual(ids);
     await fixture.host.waitForDiagnostic("SavedFilterSet (3 members): 0 to add, 1 to change, 0 to remove");

@@ -9,7 +9,7 @@ import { DateInput, ExplicitRange } from "../../client/core/time-range";
 import { DeclaredInputs, OPT_OUT_DEFAULTS } from "../../resources/pii-opt-out-request/inputs";
 import { TrackedRequest } from "../../resources/pii-opt-out-request/progress";
 import { RECEIPT_FORMAT } from "../../pii/receipt";
-import { BOOLEAN_DEFAULTS, FilterSpec } from "../../resources/saved-filter/spec";
+import { BOOLEAN_DEFAULTS, DeclaredFilter } from "../../saved-filters/model/declared";
 import {
   ACCEPTED_METRIC_PATH_NAMES,
   AD_ALERT_METRICS,
@@ -106,18 +106,18 @@ const rules = RuleGroup.describe(
   "The rule tree (spec 2.7): a group of `op` (`and`, `or`) and `rules`, each a group or a leaf (`field`, `op`: `contains`, `not_contains` or `equals`, `value`, and `key` for a `Tag` field).",
 );
 
-/** The properties of one declared saved filter (resources/saved-filter/spec.ts `FilterSpec`), described. */
+/** The properties of one declared saved filter (saved-filters/model/declared.ts `DeclaredFilter`), described. */
 const filterProperties = {
-  name: FilterSpec.shape.name.describe("The filter's name, unique in practice; required by the API (spec 4.8)."),
+  name: DeclaredFilter.shape.name.describe("The filter's name, unique in practice; required by the API (spec 4.8)."),
   rules,
-  category: FilterSpec.shape.category.describe("Category, such as `CONTENT` or `NETWORK`. Removing it clears it."),
-  subcategory: FilterSpec.shape.subcategory.describe("Subcategory, such as `Asset` or `Resource`. Removing it clears it."),
-  advanced: FilterSpec.shape.advanced.unwrap().default(BOOLEAN_DEFAULTS.advanced).describe("Enabled for the metric-exploration and diagnostics dashboards."),
-  content: FilterSpec.shape.content.unwrap().default(BOOLEAN_DEFAULTS.content).describe("The API's `content` flag."),
-  enabled: FilterSpec.shape.enabled.unwrap().default(BOOLEAN_DEFAULTS.enabled).describe("Whether the filter is enabled."),
+  category: DeclaredFilter.shape.category.describe("Category, such as `CONTENT` or `NETWORK`. Removing it clears it."),
+  subcategory: DeclaredFilter.shape.subcategory.describe("Subcategory, such as `Asset` or `Resource`. Removing it clears it."),
+  advanced: DeclaredFilter.shape.advanced.unwrap().default(BOOLEAN_DEFAULTS.advanced).describe("Enabled for the metric-exploration and diagnostics dashboards."),
+  content: DeclaredFilter.shape.content.unwrap().default(BOOLEAN_DEFAULTS.content).describe("The API's `content` flag."),
+  enabled: DeclaredFilter.shape.enabled.unwrap().default(BOOLEAN_DEFAULTS.enabled).describe("Whether the filter is enabled."),
 };
 
-/** A saved filter as the account holds it and the state records it (resources/saved-filter/spec.ts `FilterState`). */
+/** A saved filter as the account holds it and the state records it (saved-filters/model/state.ts `FilterState`). */
 export const SavedFilterState = z.object({
   filterId: z.string().describe("The filter's id in the account (also the resource id)."),
   name: z.string().describe("The filter's name."),
@@ -136,7 +136,7 @@ export const SavedFilterState = z.object({
 /** One member of a SavedFilterSet: a SavedFilter's properties, the name defaulting to the member key. */
 const SavedFilterSetMember = z.object({
   ...filterProperties,
-  name: FilterSpec.shape.name.optional().describe("The filter's name; default: the member key."),
+  name: DeclaredFilter.shape.name.optional().describe("The filter's name; default: the member key."),
 });
 
 /** Where a still-present identifier stands (provider/pii/verification.ts). */

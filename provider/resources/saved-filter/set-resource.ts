@@ -1,14 +1,20 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostedProvider, packageModule } from "../../host/shim";
 import type { RecordedAccount } from "../../accounts/binding";
-import type { FilterState } from "./spec";
+import type { FilterState } from "../../saved-filters/model/state";
 import type { SavedFilterArgs } from "./resource";
 
 /** One member of a {@link SavedFilterSet}: the properties of a SavedFilter, the name defaulting to the member key. */
-export type SavedFilterSpec = Omit<SavedFilterArgs, "name" | "adoptId" | "account"> & {
+export type SavedFilterSetMemberArgs = Omit<SavedFilterArgs, "name" | "adoptId" | "account"> & {
   /** The filter's name; default: the member key. */
   name?: pulumi.Input<string>;
 };
+
+/**
+ * The former name of {@link SavedFilterSetMemberArgs}.
+ * @deprecated Use `SavedFilterSetMemberArgs`; this name goes in the next release.
+ */
+export type SavedFilterSpec = SavedFilterSetMemberArgs;
 
 /** Inputs of a {@link SavedFilterSet}. */
 export interface SavedFilterSetArgs {
@@ -16,7 +22,7 @@ export interface SavedFilterSetArgs {
    * The members, by member key (a stable name of your choosing, such as a city): adding a key
    * creates a filter, removing one deletes it, changing one updates it in place.
    */
-  filters: pulumi.Input<Record<string, pulumi.Input<SavedFilterSpec>>>;
+  filters: pulumi.Input<Record<string, pulumi.Input<SavedFilterSetMemberArgs>>>;
   /**
    * Existing filters to take over instead of creating them, member key -> filter id (`pulumi import`
    * does not work for dynamic resources): when the member is added, the filter is read and updated

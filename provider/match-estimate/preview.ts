@@ -1,7 +1,8 @@
-import type { InsightsClient } from "../../client";
-import { isUnknown, PREVIEW_UNKNOWN, validateRules, type RuleGroup } from "../../rules";
-import { report, sharedClient } from "../../accounts/runtime";
-import { describeEstimate, estimateFromSample, estimateWarning, takeSessionSample, type SessionSample } from "../../match-estimate";
+import type { InsightsClient } from "../client";
+import { isUnknown, PREVIEW_UNKNOWN, validateRules, type RuleGroup } from "../rules";
+import { report, sharedClient } from "../accounts/runtime";
+import { describeEstimate, estimateFromSample, estimateWarning } from "./estimate";
+import { takeSessionSample, type SessionSample } from "./sample";
 
 /**
  * The match-rate line of a preview (README "Match-rate estimates in previews"): when a filter is

@@ -1,0 +1,74 @@
+/**
+ * What a resource's core answers, as every host adapts it: the failures of `check()` by property,
+ * the plan of `diff()`, and a failure after the object was (partly) made. The dynamic-provider host
+ * (provider/host/) and the provider plugin (provider/plugin/) each turn these into their engine's
+ * forms.
+ */
+
+/**
+ * A failure of `check()` at a property of the inputs: the property's name (the first step of the
+ * path) and what is wrong, the reason starting with the exact path. Each host hands it to the engine
+ * in its own form.
+ */
+export interface PropertyFailure {
+  /** The top-level property at fault (`account`, `rules`, `filters`). */
+  property: string;
+  /** What is wrong, starting with the exact path (`rules.rules[0].field: ...`). */
+  reason: string;
+}
+
+/**
+ * `failures` at exact paths (`rules.rules[0].field`, `filters["paris"].name`) by property: the
+ * property is the path's first step, the reason starts with the path.
+ */
+export function byProperty(failures: ReadonlyArray<{ path: string; reason: string }>): PropertyFailure[] {
+  return failures.map(({ path, reason }) => ({ property: path.split(/[.[]/)[0]!, reason: `${path}: ${reason}` }));
+}
+
+/** What `diff()` plans: whether anything changes, and the properties whose change replaces the object. */
+export interface PlannedDiff {
+  /** True when the object changes (in place or by replacement). */
+  changes: boolean;
+  /** The properties whose change makes the engine replace the object (`account`). */
+  replaces: string[];
+}
+
+/**
+ * A failure after the object was (partly) made: the engine keeps it with this id and these outputs,
+ * and its next update calls `update` to finish (docs/dynamic-providers.md "The life of a dynamic
+ * resource"; docs/provider-plugins.md rule 9). Each host records it in its own form.
+ */
+export class PartialFailureError extends Error {
+  constructor(
+    message: string,
+    /** The object's id. */
+    readonly id: string,
+    /** The outputs to record. */
+    readonly properties: Record<string, unknown>,
+    /** What failed, one line each. */
+    readonly reasons: string[],
+  ) {
+    super(message);
+    this.name = "PartialFailureError";
+  }
+}
+
+/**
+ * A resource's core as every host calls it, with plain property bags (secret markers kept where the
+ * engine sent them): the dynamic-provider host adapts it in provider/host/runtime.ts
+ * `dynamicProvider`, the provider plugin in provider/plugin/resources.ts.
+ */
+export interface ResourceCore<Outputs extends object> {
+  /** The failures of `news` by property (none: valid), and the inputs to record. */
+  check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: PropertyFailure[] }>;
+  /** What changes from the outputs `olds` to the inputs `news`. */
+  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<PlannedDiff>;
+  /** Makes the object; a {@link PartialFailureError} when it was partly made. */
+  create(inputs: Record<string, unknown>): Promise<{ id: string; outputs: Outputs }>;
+  /** The object as the account holds it now, or undefined when it is gone. */
+  read(id: string, olds: Record<string, unknown>): Promise<{ id: string; outputs: Outputs } | undefined>;
+  /** Brings the object to `news` and answers its full outputs; a {@link PartialFailureError} when partly done. */
+  update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Outputs>;
+  /** Deletes the object (one already gone counts as deleted). */
+  delete(id: string, olds: Record<string, unknown>): Promise<void>;
+}

@@ -1,0 +1,135 @@
+import { z } from "zod";
+import { isUnknown, lookupCandidates, lookupsForRules, validateRuleValues, validateRules, type RuleFailure } from "../../rules";
+import type { RuleGroup, SavedFilterInput } from "../../schema";
+import { unknownProperties } from "../../schema/suggest";
+
+/**
+ * A saved filter as a program declares it (docs/api.md 2.7, 4.8): its properties, their check with
+ * exact paths and what would be valid, and the API's defaults. Pure: the values of pre-set fields
+ * are checked against lookups read by whoever calls the check (a {@link LookupReader}).
+ */
+
+/** @internal The properties of one saved filter that a program declares (docs/api.md 2.7, 4.8). */
+export const DeclaredFilter = z.object({
+  // Refused when blank, but never trimmed: the account keeps a name as sent (a console name that
+  // ends with a space stays so), and a trimmed declaration would differ from it on every adoption.
+  name: z.string().refine((name) => name.trim() !== "", "must be a non-empty string"),
+  rules: z.custom<RuleGroup>(),
+  category: z.string().min(1, "must be a non-empty string when given").optional(),
+  subcategory: z.string().min(1, "must be a non-empty string when given").optional(),
+  advanced: z.boolean().optional(),
+  content: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+});
+/** A {@link DeclaredFilter} after parsing. */
+export type DeclaredFilter = SavedFilterInput;
+
+/**
+ * The API's values for booleans left out (docs/api.md 2.7 is silent; these are what a filter made in
+ * the console has). They are sent explicitly at create, so "left out" and "the default" never diff.
+ */
+export const BOOLEAN_DEFAULTS = { advanced: false, content: false, enabled: true } as const;
+
+/** Properties compared by `diff` and sent by `update`, in display order. */
+export const MANAGED_PROPERTIES = ["name", "rules", "category", "subcategory", "advanced", "content", "enabled"] as const;
+/** One of {@link MANAGED_PROPERTIES}. */
+export type ManagedProperty = (typeof MANAGED_PROPERTIES)[number];
+
+/** A problem found by a check: the exact path of the input and what is wrong there. */
+export interface PathFailure {
+  /** Where, as a program's inputs spell it: `rules.rules[0].field`, `filters["paris"].name`. */
+  path: string;
+  /** What is wrong there, and what would be valid. */
+  reason: string;
+}
+
+/** `base` and a path below it: `filters["x"]` + `rules.rules[0]` -> `filters["x"].rules.rules[0]`. */
+export function joinPath(base: string, path: string): string {
+  if (base === "") return path;
+  if (path === "") return base;
+  return path.startsWith("[") ? `${base}${path}` : `${base}.${path}`;
+}
+
+/** Reads the values a check compares rule values with: the account's lookups, as whoever checks reads them. */
+export interface LookupReader {
+  /** The values of `lookup` that `candidates` (the values the rules name) are checked against. */
+  values(lookup: string, candidates: ReadonlySet<string>): Promise<ReadonlySet<string>>;
+}
+
+/**
+ * A lookup that could not be read for a reason of the lookup itself: the check says so at the rules.
+ * A reader throws any other error (the account's connection, say) as it is, and the check does not
+ * blame the rules for it.
+ */
+export class LookupUnreadableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "LookupUnreadableError";
+  }
+}
+
+function pathFailures(failures: readonly RuleFailure[]): PathFailure[] {
+  return failures.map(({ path, reason }) => ({ path, reason }));
+}
+
+/** The lookup-value failures of a structurally valid rule tree at `rulesPath`. */
+async function ruleValueFailures(reader: LookupReader, rules: RuleGroup, rulesPath: string): Promise<PathFailure[]> {
+  const lookups = new Map<string, ReadonlySet<string>>();
+  const candidates = lookupCandidates(rules);
+  try {
+    await Promise.all(lookupsForRules(rules).map(async (lookup) => {
+      lookups.set(lookup, await reader.values(lookup, candidates.get(lookup) ?? new Set()));
+    }));
+  } catch (error) {
+    if (!(error instanceof LookupUnreadableError)) throw error;
+    return [{ path: rulesPath, reason: `the lookup values could not be read to check them: ${error.message}` }];
+  }
+  return pathFailures(validateRuleValues(rules, lookups, rulesPath));
+}
+
+/**
+ * The partial form of each schema, made once: zod compiles a parser per schema object, so making it
+ * per check would cost time and memory for every member of a large SavedFilterSet.
+ */
+const partialSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
+
+function partialOf(schema: z.ZodObject): z.ZodObject {
+  let partial = partialSchemas.get(schema);
+  if (partial === undefined) {
+    partial = schema.partial();
+    partialSchemas.set(schema, partial);
+  }
+  return partial;
+}
+
+/**
+ * Checks one declared filter with exact paths below `basePath` and what would be valid: the
+ * properties with `schema` ({@link DeclaredFilter} or an extension of it), the rule tree's
+ * structure, and the values of pre-set fields against the lookups `reader` reads (docs/api.md 2.7,
+ * 4.8), so that a typo fails the preview, not the account. Values not known yet are skipped.
+ * Without a reader (an account that is not valid: its own failure says why) the lookups are not
+ * checked; a tree without pre-set fields asks the reader nothing.
+ */
+export async function checkDeclaredFilter(
+  reader: LookupReader | undefined,
+  declared: Record<string, unknown>,
+  basePath: string,
+  schema: z.ZodObject = DeclaredFilter,
+): Promise<PathFailure[]> {
+  const at = (path: string) => joinPath(basePath, path) || "inputs";
+  const known = Object.fromEntries(Object.entries(declared).filter(([, value]) => !isUnknown(value)));
+  const parsed = partialOf(schema).safeParse(known);
+  const failures: PathFailure[] = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({ path: at(issue.path.map(String).join(".")), reason: issue.message }));
+  // The engine's own `__provider` input is not the user's.
+  for (const { property, reason } of unknownProperties(declared, Object.keys(schema.shape), ["__provider"])) failures.push({ path: at(property), reason });
+  if (!("name" in declared)) failures.push({ path: at("name"), reason: "required" });
+  if (!("rules" in declared)) failures.push({ path: at("rules"), reason: "required, a rule group of spec 2.7" });
+  else if (!isUnknown(declared.rules)) {
+    const structural = pathFailures(validateRules(declared.rules, at("rules")));
+    failures.push(...structural);
+    if (structural.length === 0 && reader !== undefined) failures.push(...(await ruleValueFailures(reader, declared.rules as RuleGroup, at("rules"))));
+  }
+  return failures;
+}
