@@ -1,8 +1,10 @@
+import { runtime } from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   captureDynamicResource, CheckFailedError, createTestProject, destroy, isSecret, ProviderCallError, refresh, secret,
-  startProviderHost, stateAfterFailure, up, type CapturedDynamicResource, type ProviderHost, type TestProject,
+  SECRET_SIGNATURE, SPECIAL_SIGNATURE_KEY, startProviderHost, stateAfterFailure, up, type CapturedDynamicResource, type ProviderHost, type TestProject,
 } from "../engine";
+import { SECRET_MARKER } from "../provider/accounts/wire-secret";
 
 const FIXTURE = "test/fixtures/harness-provider/index.js";
 const TOKEN = "fixture-token-5f2c9d";
@@ -148,5 +150,13 @@ describe("the engine driver (self-test with a fixture provider)", () => {
     await expect(captureDynamicResource({ module: "dist/provider/no-such-module.js", exportName: "X", args: [] }))
       .rejects.toThrow("dist/provider/no-such-module.js does not exist; run `npm run build` first");
     await expect(startProviderHost({ projectDir: "/nonexistent" })).rejects.toThrow("must resolve @pulumi/pulumi");
+  });
+});
+
+describe("Pulumi's secret marker", () => {
+  it("is the SDK's own in the engine driver and in the cores, which both spell it out", () => {
+    const sdk = { key: runtime.specialSigKey, value: runtime.specialSecretSig };
+    expect({ key: SPECIAL_SIGNATURE_KEY, value: SECRET_SIGNATURE }).toEqual(sdk);
+    expect(SECRET_MARKER).toEqual(sdk);
   });
 });

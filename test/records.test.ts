@@ -13,7 +13,7 @@ import * as validation from "../provider/client/core/validation";
 import { metricParamSchemas } from "../provider/client/metrics";
 import { sessionParamSchemas, ViewerIdentity } from "../provider/client/sessions";
 import * as declared from "../provider/saved-filters/model/declared";
-import * as progress from "../provider/resources/pii-opt-out-request/progress";
+import * as progress from "../provider/pii/progress";
 import * as accounts from "../emulator/accounts";
 import * as faults from "../emulator/faults";
 import * as filterStore from "../emulator/filters/store";

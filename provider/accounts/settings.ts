@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { MAX_RESPONSE_BYTES_LIMIT, SettingsError, SETTINGS_ENV, type InsightsClientOptions } from "../client";
 import { describeChoices } from "../schema/suggest";
+import { withoutSecretMarkers } from "./wire-secret";
 
 /**
  * Where the API is and how to talk to it, as a stack's config says (`insights:*`, else the
@@ -158,21 +159,6 @@ export const ACCOUNTS_CONFIG_KEY = `${CONFIG_NAMESPACE}:accounts`;
 
 /** The named accounts of `insights:accounts`, each with every setting. */
 export type NamedAccounts = Record<string, ConnectionSettings>;
-
-/** Pulumi's secret marker (docs/dynamic-providers.md "Testing without the CLI"): its signature key and value. */
-const SECRET_MARKER = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" } as const;
-
-/**
- * `value` with every secret marker in it replaced by its plain value: a setting read as the stack
- * config holds it, or a value a provider plugin received with secrets (docs/provider-plugins.md rule 6).
- */
-export function withoutSecretMarkers(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutSecretMarkers);
-  if (value === null || typeof value !== "object") return value;
-  const object = value as Record<string, unknown>;
-  if (object[SECRET_MARKER.key] === SECRET_MARKER.value) return withoutSecretMarkers(object.value);
-  return Object.fromEntries(Object.entries(object).map(([key, item]) => [key, withoutSecretMarkers(item)]));
-}
 
 /**
  * Reads `insights:accounts` as the stack config holds it: a JSON text (what a program's

@@ -1,5 +1,5 @@
 /**
- * The PII core shared by the PiiOptOutRequest resource (provider/resources/pii-opt-out-request/) and
+ * What of the PII core the PiiOptOutRequest resource's core (pii-opt-out-request.ts) shares with
  * the receipt data source (provider/data/pii-receipt.ts): the salted digest of an identifier set,
  * the audit receipt and the deletion check after FINISHED.
  */

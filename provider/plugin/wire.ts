@@ -1,6 +1,5 @@
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { withoutSecretMarkers } from "../accounts/settings";
-import { wireSecret } from "../host/wire-secret";
+import { wireSecret, withoutSecretMarkers } from "../accounts/wire-secret";
 
 /**
  * Property bags on the plugin's wire: `google.protobuf.Struct` in both directions, with Pulumi's

@@ -6,8 +6,8 @@ import { metricParamSchemas } from "../../client/metrics";
 import { PiiGetParams, PiiListQuery } from "../../client/pii";
 import { sessionParamSchemas } from "../../client/sessions";
 import { DateInput, ExplicitRange } from "../../client/core/time-range";
-import { DeclaredInputs, OPT_OUT_DEFAULTS } from "../../resources/pii-opt-out-request/inputs";
-import { TrackedRequest } from "../../resources/pii-opt-out-request/progress";
+import { DeclaredInputs, OPT_OUT_DEFAULTS } from "../../pii/inputs";
+import { TrackedRequest } from "../../pii/progress";
 import { RECEIPT_FORMAT } from "../../pii/receipt";
 import { BOOLEAN_DEFAULTS, DeclaredFilter } from "../../saved-filters/model/declared";
 import {
@@ -187,7 +187,7 @@ export const PiiOptOutReceipt = z.object({
 
 const identifierList = (what: string) => z.array(z.string()).optional().meta({ description: what, secret: true });
 
-/** The PiiOptOutRequest inputs a program gives (resources/pii-opt-out-request/inputs.ts), `resourceName` being the host's. */
+/** The PiiOptOutRequest inputs a program gives (pii/inputs.ts), `resourceName` being the host's. */
 const piiInputs = {
   viewerIds: DeclaredInputs.shape.viewerIds.meta({ description: "Viewer ids whose personal data is to be deleted; sent in `viewer_id` (spec 4.10). Stored as a secret.", secret: true }),
   userIds: DeclaredInputs.shape.userIds.meta({ description: "User ids whose personal data is to be deleted; also sent in `viewer_id` (spec 4.10). Stored as a secret.", secret: true }),

@@ -1,9 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostedProvider, packageModule } from "../../host/shim";
 import type { RecordedAccount } from "../../accounts/binding";
-import type { OverallStatus, TrackedRequest } from "./progress";
+import type { OverallStatus, TrackedRequest } from "../../pii/progress";
 import type { DeletionVerification, PiiOptOutReceipt } from "../../pii";
-import { PERSONAL_PROPERTIES } from "./inputs";
+import { PERSONAL_PROPERTIES } from "../../pii/inputs";
 
 /** Inputs of a {@link PiiOptOutRequest} (spec 4.10). Give `viewerIds` or `userIds`, not both. */
 export interface PiiOptOutRequestArgs {

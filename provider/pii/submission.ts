@@ -1,11 +1,11 @@
-import { isRefusalStatus } from "../../schema/assumptions";
-import type { PiiApi } from "../../client/pii";
-import { PII_IDENTIFIERS_PER_REQUEST } from "../../schema";
-import { isOutcomeUnknown } from "../../client/core/retry";
-import { chunk } from "../../client/core/split";
-import type { PiiOptOutRequest } from "../../schema";
+import { isRefusalStatus } from "../schema/assumptions";
+import type { PiiApi } from "../client/pii";
+import { PII_IDENTIFIERS_PER_REQUEST } from "../schema";
+import { isOutcomeUnknown } from "../client/core/retry";
+import { chunk } from "../client/core/split";
+import type { PiiOptOutRequest } from "../schema";
 import type { SubmissionProgress, TrackedRequest } from "./progress";
-import { UnknownOutcomeError, watchAccount, type OutcomeWait } from "../../client/core/outcome";
+import { UnknownOutcomeError, watchAccount, type OutcomeWait } from "../client/core/outcome";
 
 /**
  * Submits a resource's identifiers as opt-out requests of at most 100 (spec 4.10, 8) so that nothing

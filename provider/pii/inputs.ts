@@ -1,10 +1,10 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { issuePath } from "../../client/core/errors";
-import type { IdentifierKind } from "../../pii";
-import { isUnknown } from "../../rules";
-import { unknownProperties } from "../../schema/suggest";
-import { revealed, wireSecret } from "../../host/wire-secret";
+import { issuePath } from "../client/core/errors";
+import type { PropertyFailure } from "../accounts/calls";
+import type { IdentifierKind } from "./digest";
+import { isUnknown } from "../rules";
+import { unknownProperties } from "../schema/suggest";
+import { revealed, wireSecret } from "../accounts/wire-secret";
 
 /**
  * The declared inputs of a PiiOptOutRequest (spec 4.10): validation for `check`, with messages that
@@ -72,8 +72,8 @@ export function distinctSorted(values: readonly string[]): string[] {
  * kinds, and an identifier starting with `user-` is a user id (docs/api.md 11.3, our choice, which
  * the service's `mixed_identifier_kinds` refusal at `up` would otherwise report).
  */
-function mixedKindFailures(plain: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
-  const failures: pulumi.dynamic.CheckFailure[] = [];
+function mixedKindFailures(plain: Record<string, unknown>): PropertyFailure[] {
+  const failures: PropertyFailure[] = [];
   for (const [kind, property] of Object.entries(IDENTIFIER_PROPERTIES) as Array<[IdentifierKind, string]>) {
     const list = plain[property];
     if (!Array.isArray(list) || isUnknown(list)) continue;
@@ -94,11 +94,11 @@ const USER_ID_PREFIX = "user-";
  * Check: the failures (property and reason, no value quoted) and the inputs with the lists in their
  * canonical order, so reordering or repeating an identifier never shows as a change.
  */
-export function checkInputs(news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: pulumi.dynamic.CheckFailure[] } {
+export function checkInputs(news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: PropertyFailure[] } {
   const plain = Object.fromEntries(Object.entries(news).map(([key, value]) => [key, revealed(value)]));
   const known = Object.fromEntries(Object.entries(plain).filter(([, value]) => !isUnknown(value)));
   const parsed = DeclaredInputs.safeParse(known);
-  const failures: pulumi.dynamic.CheckFailure[] = parsed.success
+  const failures: PropertyFailure[] = parsed.success
     ? []
     : parsed.error.issues.map((issue) => ({ property: String(issue.path[0] ?? ""), reason: `${issuePath("", issue.path)}: ${issue.message}` }));
   for (const { property, reason } of unknownProperties(plain, Object.keys(DeclaredInputs.shape), ["__provider"])) failures.push({ property, reason: `${property}: ${reason}` });

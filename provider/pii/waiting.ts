@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { NotFoundError } from "../../client/core/errors";
-import type { PiiApi } from "../../client/pii";
-import { MINUTE_MS } from "../../client/core/time-range";
+import { NotFoundError } from "../client/core/errors";
+import type { PiiApi } from "../client/pii";
+import { MINUTE_MS } from "../client/core/time-range";
 import { describeStatuses, isSettled, type SubmissionProgress } from "./progress";
 
 /**

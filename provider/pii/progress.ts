@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PII_STATUSES } from "../../schema";
+import { PII_STATUSES } from "../schema";
 
 /**
  * What a PiiOptOutRequest resource knows about its opt-out requests, as kept in its outputs: the
