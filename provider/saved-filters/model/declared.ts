@@ -109,6 +109,8 @@ function partialOf(schema: z.ZodObject): z.ZodObject {
  * 4.8), so that a typo fails the preview, not the account. Values not known yet are skipped.
  * Without a reader (an account that is not valid: its own failure says why) the lookups are not
  * checked; a tree without pre-set fields asks the reader nothing.
+ *
+ * @internal
  */
 export async function checkDeclaredFilter(
   reader: LookupReader | undefined,
