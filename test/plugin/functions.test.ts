@@ -8,7 +8,7 @@ import { journalMark, requestsSince } from "../support/query-families";
 /**
  * The package's functions through Invoke (docs/provider-plugins.md rule 11), one of each family the
  * schema declares from the client's zod schemas (provider/plugin/schema/declaration.ts): AI alerts,
- * sessions and the metric lookups, called as the engine calls them on the plugin started as the
+ * sessions, the metric lookups and the metric series, called as the engine calls them on the plugin started as the
  * engine starts it, against the emulator. What a program gets is what the endpoint answers, in the
  * client's order; an argument the schema refuses is a failure at its path; sessions and viewer
  * summaries (viewer ids, IP addresses) are answered as secrets, and a refused identity is not repeated.
@@ -136,7 +136,7 @@ describe("the plugin's functions through Invoke", () => {
     });
   });
 
-  describe("metric lookups", () => {
+  describe("metrics", () => {
     it("getKpis answers the KPI sets, ids as strings", async () => {
       const answer = await invoke("getKpis", declared("getKpis", {}));
       expect(answer.failures).toEqual([]);
@@ -150,6 +150,46 @@ describe("the plugin's functions through Invoke", () => {
       expect(historical).toEqual({ outputs: { dimensions: listedItems(await raw("/insights/3.0/metrics/video-start-failures/group-by"), "dimensions") }, failures: [] });
       const realTime = await invoke("getGroupByDimensions", declared("getGroupByDimensions", { metric: "plays", realTime: true }));
       expect(realTime).toEqual({ outputs: { dimensions: listedItems(await raw("/insights/3.0/real-time-metrics/plays/group-by"), "dimensions") }, failures: [] });
+    });
+
+    // Whole hours by both clocks, so the historical range is the same wherever the hour stands.
+    const hoursEnd = Math.floor(NOW_MS / HOUR_MS) * HOUR_MS;
+    const hours = { start: hoursEnd - 6 * HOUR_MS, end: hoursEnd };
+    const hoursQuery = { start_epoch_ms: hours.start, end_epoch_ms: hours.end, granularity: "PT1H" };
+
+    it("getMetric answers series[metric][field] and total[metric][field] from the endpoint's answer", async () => {
+      const answer = await invoke("getMetric", declared("getMetric", { metric: "plays", range: hours, granularity: "PT1H" }));
+      const body = await raw("/insights/3.0/metrics/plays", hoursQuery);
+      expect(answer.failures).toEqual([]);
+      const outputs = answer.outputs as { series: any; total: any; windows: any[] };
+      const counts = body.time_series.map((point: any) => ({ time: new Date(point.timestamp.epoch_ms).toISOString(), epochMs: point.timestamp.epoch_ms, value: point.plays.count }));
+      expect(counts.length).toBeGreaterThan(0);
+      expect(outputs.series.plays.count).toEqual(counts);
+      expect(outputs.total.plays.count).toBe(body.total.plays.count);
+      expect(outputs.windows).toEqual([expect.objectContaining({ startMs: hours.start, endMs: hours.end })]);
+    });
+
+    it("getMetricGroupBy answers the top entities, each with its series and total", async () => {
+      const answer = await invoke("getMetricGroupBy", declared("getMetricGroupBy", { metric: "plays", dimension: "geo-country-code", range: hours, granularity: "PT1H", limit: 3, order: "desc" }));
+      expect(answer.failures).toEqual([]);
+      const body = await raw("/insights/3.0/metrics/plays/group-by/geo-country-code", { ...hoursQuery, limit: 3, order: "desc" });
+      const entities = answer.outputs.entities as Array<{ value: string; series: any; total: any }>;
+      expect(entities.length).toBeGreaterThan(0);
+      // The whole-range totals rank the entities; the alternate dialect may send them as a bare array (emulator/README.md "Dialects").
+      const totals = Array.isArray(body.total) ? body.total : body.total.dimensional_data;
+      const ranked = totals.map((datum: any) => [datum.dimension.value, datum.metrics.plays.count]);
+      // Ranked as the total ranks them; then any entity an interval listed among its own top ones (the alternate dialect).
+      expect(entities.slice(0, ranked.length).map((entity) => [entity.value, entity.total.plays.count])).toEqual(ranked);
+      for (const entity of entities) expect(entity.series.plays.count.length).toBeGreaterThan(0);
+    });
+
+    it("refuses a range of the other family and a ranking by a metric not asked for, at their paths", async () => {
+      expect((await invoke("getMetric", { metric: "plays", realTime: true, range: { lastDays: 1 } })).failures).toEqual([
+        { property: "range.lastDays", reason: expect.stringContaining("accepted only by historical metrics") },
+      ]);
+      expect((await invoke("getMetricGroupBy", { metric: "plays", dimension: "isp", sortBy: "attempts" })).failures).toEqual([
+        { property: "sortBy", reason: expect.stringContaining("is not a known requested metric") },
+      ]);
     });
 
     it("refuses a metric the schema does not list, with the nearest", async () => {

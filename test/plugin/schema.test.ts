@@ -6,8 +6,9 @@ import { REPOSITORY_ROOT } from "../../engine";
 import "../../provider/data";
 import { dataSourceDefinitions } from "../../provider/data/define";
 import type { RecordedAccount } from "../../provider/accounts/binding";
+import type { GroupByData, GroupByEntity as GroupByEntityType, MetricData } from "../../provider/data/metric-data";
 import {
-  DeletionVerification, FUNCTIONS, PENDING_FUNCTIONS, PII_DECLARED_INPUTS, PiiOptOutReceipt, RESOURCES, SavedFilterState,
+  DeletionVerification, FUNCTIONS, GroupByEntity, GroupBySeriesResult, MetricSeriesResult, PENDING_FUNCTIONS, PII_DECLARED_INPUTS, PiiOptOutReceipt, RESOURCES, SavedFilterState,
 } from "../../provider/plugin/schema/declaration";
 import { packageSchema, packageSchemaText } from "../../provider/plugin/schema/generate";
 import type { PiiOptOutReceipt as ReceiptType } from "../../provider/pii/receipt";
@@ -305,5 +306,19 @@ describe("the package schema of the plugin", () => {
     expectTypeOf<z.infer<typeof PiiOptOutReceipt>>().toEqualTypeOf<ReceiptType>();
     expectTypeOf<z.infer<(typeof RESOURCES)["SavedFilter"]["outputs"]>["recordedAccount"]>().toEqualTypeOf<RecordedAccount>();
     expect([...PII_DECLARED_INPUTS.declared].sort()).toEqual([...PII_DECLARED_INPUTS.accepted].sort());
+  });
+
+  it("declares the metric series' results as the client answers them, but the wire answer", () => {
+    // Every member the data source answers is declared, but `response` (data/metric-data.ts), and what it answers fits the declaration.
+    expectTypeOf<keyof z.infer<typeof MetricSeriesResult>>().toEqualTypeOf<Exclude<keyof MetricData<string>, "response">>();
+    expectTypeOf<Omit<MetricData<string>, "response">>().toExtend<z.infer<typeof MetricSeriesResult>>();
+    expectTypeOf<keyof z.infer<typeof GroupBySeriesResult>>().toEqualTypeOf<Exclude<keyof GroupByData<string>, "response">>();
+    expectTypeOf<Omit<GroupByData<string>, "response">>().toExtend<z.infer<typeof GroupBySeriesResult>>();
+    expectTypeOf<keyof z.infer<typeof GroupByEntity>>().toEqualTypeOf<keyof GroupByEntityType<string>>();
+    const metric = committed.functions["insights:index:getMetric"]!;
+    expect(Object.keys(metric.outputs.properties)).toEqual(["series", "total", "windows"]);
+    expect(metric.outputs.properties.series).toMatchObject({ type: "object", additionalProperties: { type: "object", additionalProperties: { type: "array", items: { $ref: "#/types/insights:index:MetricPoint" } } } });
+    expect(metric.inputs.properties.range).toMatchObject({ $ref: "#/types/insights:index:MetricRange" });
+    expect(Object.keys((committed.types["insights:index:MetricRange"] as { properties: object }).properties)).toEqual(["start", "end", "lastDays", "lastMinutes"]);
   });
 });

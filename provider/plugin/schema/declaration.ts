@@ -25,9 +25,12 @@ import {
   FILTER_LOOKUPS,
   FilterReferenceList,
   GroupByDimensionList,
+  GroupByTotal,
   Kpi,
   KpiList,
   MetricDimensionReferenceList,
+  MetricMembers,
+  MetricValue,
   PII_STATUSES,
   PiiOptOutRequest as PiiOptOutRequestRecord,
   RULE_GROUP_OPS,
@@ -276,6 +279,66 @@ export const RESOURCES = {
   },
 } satisfies Record<ResourceName, ResourceDeclaration>;
 
+/** One interval of a metric series (client/metric-results.ts `MetricPoint`). */
+const MetricPoint = z.object({
+  time: z.string().describe("The start of the interval, ISO 8601 UTC."),
+  epochMs: z.number().describe("The start of the interval, epoch milliseconds."),
+  value: z.number().describe("The value over the interval."),
+});
+
+/**
+ * `[metric][field]` maps of a metric answer (client/metric-results.ts `PerMetric`): maps, since their
+ * keys are the metrics asked for (`quality-summary` answers for its members) and their value fields.
+ */
+const perMetric = {
+  series: z
+    .record(z.string(), z.record(z.string(), z.array(MetricPoint)))
+    .describe("`series[metric][field]`: the values per interval, in time order (intervals without a value left out); `quality-summary` answers for its members."),
+  total: z
+    .record(z.string(), z.record(z.string(), z.number().optional()))
+    .optional()
+    .describe("`total[metric][field]` over the whole range; absent when the client split the range (over 90 days, or after a 413): totals do not add up across windows, see `windows`."),
+};
+
+/** One window a metric query was fetched in, with its own total as on the wire (client/metric-merge.ts `WindowTotal`). */
+const windowOf = <Total extends z.ZodType>(total: Total) =>
+  z.object({
+    startMs: z.number().describe("The window's start, epoch milliseconds."),
+    endMs: z.number().describe("The window's end, epoch milliseconds (excluded)."),
+    total: total.optional().describe("The window's own total, members keyed as on the wire; absent when the window itself was split, or the service sent none."),
+  });
+const MetricWindow = windowOf(MetricMembers);
+const GroupByWindow = windowOf(GroupByTotal);
+const windowsOf = <Window extends z.ZodType>(window: Window) =>
+  z.array(window).describe("The windows the range was fetched in, each with its exact total: more than one when the client split the range (over 90 days, or after a 413).");
+
+/** The arguments of the metric families (client/metrics.ts `metricParamSchemas`; the clock only bounds what they accept, not their shape). */
+const METRIC_PARAMS = { historical: metricParamSchemas(false, Date.now), realTime: metricParamSchemas(true, Date.now) };
+
+/** A range of either metric family: historical (explicit or `lastDays`) or real time (explicit or `lastMinutes`). */
+const MetricRange = z.union([METRIC_PARAMS.historical.SeriesParams.shape.range.unwrap(), METRIC_PARAMS.realTime.SeriesParams.shape.range.unwrap()]);
+
+/**
+ * The result of a metric series (client/metric-results.ts `MetricResult`), which
+ * test/plugin/schema.test.ts holds to the TypeScript type. The merged wire answer (`response`) is
+ * answered too but not declared: its points key a member per metric beside the timestamp, which a
+ * Pulumi object type cannot say, and `series` and `total` hold the same values, typed.
+ */
+export const MetricSeriesResult = z.object({ ...perMetric, windows: windowsOf(MetricWindow) });
+
+/** One entity of a group-by answer (client/metric-results.ts `GroupByEntity`). */
+export const GroupByEntity = z.object({
+  value: z.string().describe("The dimension value, as a filter would take it."),
+  description: z.string().optional().describe("The value's description, when the answer gives one (a country's name for its code)."),
+  ...perMetric,
+});
+
+/** The result of a group-by series (client/metric-results.ts `GroupByResult`), `response` left out as for {@link MetricSeriesResult}. */
+export const GroupBySeriesResult = z.object({
+  entities: z.array(GroupByEntity).describe("The entities answered: ordered as the total ranks them (the top ones, sorted as asked), then by first appearance."),
+  windows: windowsOf(GroupByWindow),
+});
+
 /** The arguments of `getFilterFieldValues` (provider/data/filters.ts `GetFilterFieldValuesArgs`). */
 const FilterFieldValuesArgs = z.object({
   field: z
@@ -340,6 +403,7 @@ export const FUNCTIONS: Record<string, FunctionDeclaration> = {
   ...alertFunctions(),
   ...sessionFunctions(),
   ...metricLookupFunctions(),
+  ...metricSeriesFunctions(),
 };
 
 /** The AI alert functions (spec 4.9, 2.8): arguments of client/alerts.ts `ALERT_PARAMS`, results of schema/alerts.ts. */
@@ -402,7 +466,7 @@ function sessionFunctions(): Record<string, FunctionDeclaration> {
 /** The metric lookups (spec 4.6, 2.6): arguments of client/metrics.ts `metricParamSchemas`, results of schema/metrics.ts. */
 function metricLookupFunctions(): Record<string, FunctionDeclaration> {
   const listing = z.object({
-    ...metricParamSchemas(false, Date.now).MetricListingParams.shape,
+    ...METRIC_PARAMS.historical.MetricListingParams.shape,
     realTime: z.boolean().optional().describe("The real-time family (spec 4.6 `/insights/3.0/real-time-metrics`); default false, historical."),
     account: accountArgument,
   });
@@ -437,21 +501,63 @@ function metricLookupFunctions(): Record<string, FunctionDeclaration> {
 }
 
 /**
+ * The metric series (spec 4.6): arguments of client/metrics.ts `metricParamSchemas`, with a range
+ * of either family (historical: explicit or `lastDays`; real time: explicit or `lastMinutes`) and
+ * `realTime`; results declared above.
+ */
+function metricSeriesFunctions(): Record<string, FunctionDeclaration> {
+  const { historical } = METRIC_PARAMS;
+  const range = MetricRange.optional()
+    .describe(
+      "Explicit (`start`, `end`), `lastDays` (historical) or `lastMinutes` (real time). Default: the last 24 hours (historical) or 5 minutes (real time) ending now by the client's clock (docs/api.md 11.9).",
+    );
+  const flavoured = (params: z.ZodObject) =>
+    z.object({
+      ...params.shape,
+      range,
+      realTime: z.boolean().optional().describe("The real-time family (spec 4.6 `/insights/3.0/real-time-metrics`; spec 8: at most 15 minutes, not older than 15 minutes); default false, historical."),
+      account: accountArgument,
+    });
+  const common = "a `range` (historical: split past 90 days), a `granularity` (PT1H historical, PT1M real time by default; `ALL` for one interval), dimension `filters`, custom `tags` or a saved filter (`filterId`), a KPI set (`kpiId`); `realTime: true` for the real-time family";
+  const groupBy = "the top entities (`limit`, default 50; above 50 the range is at most 24 hours), ranked by `sortBy` in `order`";
+  return {
+    getMetric: {
+      description: `One metric as a time series (spec 4.6 \`{base}/{metric_name}\`): ${common}. The answer has \`series[metric][field]\` and \`total[metric][field]\` for the metric's value fields (docs/api.md 10.4).`,
+      inputs: flavoured(historical.MetricParams.in),
+      outputs: MetricSeriesResult,
+    },
+    getMetrics: {
+      description: `Several metrics as one time series (spec 4.6 \`{base}/custom-selection\`; more than 12 are asked in several requests and merged): ${common}.`,
+      inputs: flavoured(historical.SelectionParams.in),
+      outputs: MetricSeriesResult,
+    },
+    getMetricGroupBy: {
+      description: `One metric grouped by a dimension or an error-code dimension (spec 4.6, 4.7): ${groupBy}, each entity with its \`series\` and \`total\`; ${common}.`,
+      inputs: flavoured(historical.GroupByParams.in),
+      outputs: GroupBySeriesResult,
+    },
+    getMetricsGroupBy: {
+      description: `Several metrics grouped by a dimension (spec 4.6 \`custom-selection/group-by/{dimension}\`): ${groupBy}; ${common}.`,
+      inputs: flavoured(historical.SelectionGroupByParams.in),
+      outputs: GroupBySeriesResult,
+    },
+    getMetricGroupByTag: {
+      description: `One metric grouped by one of the account's custom tags (spec 4.6 \`group-by/dimension-tag/{custom_tag}\`): ${groupBy}; ${common}.`,
+      inputs: flavoured(historical.TagGroupByParams.in),
+      outputs: GroupBySeriesResult,
+    },
+  };
+}
+
+/**
  * Functions the plugin serves through Invoke but the schema does not declare yet, each with why:
  * the source its arguments or its result would be written from does not exist yet. Each moves to
  * {@link FUNCTIONS} once its source exists; test/plugin/schema.test.ts keeps every data source in
  * one of the two lists.
  */
-export const PENDING_FUNCTIONS: Record<string, string> = Object.fromEntries([
-  ...["getMetric", "getMetrics", "getMetricGroupBy", "getMetricsGroupBy", "getMetricGroupByTag"].map((name) => [
-    name,
-    "the result is a TypeScript interface written by hand, not a zod schema (client/metric-results.ts), and its maps are keyed by the metrics asked for",
-  ]),
-  [
-    "getFilterMatchEstimate",
-    "the arguments are checked by hand and the result is a TypeScript interface (match-estimate/estimate.ts), not zod schemas",
-  ],
-]);
+export const PENDING_FUNCTIONS: Record<string, string> = {
+  getFilterMatchEstimate: "the arguments are checked by hand and the result is a TypeScript interface (match-estimate/estimate.ts), not zod schemas",
+};
 
 /** The names of object and enum types whose zod schema is used in several places or is recursive. */
 export const TYPE_NAMES = new Map<z.ZodType, TypeName>([
@@ -485,6 +591,12 @@ export const TYPE_NAMES = new Map<z.ZodType, TypeName>([
   [SessionDimension, { name: "SessionDimension", description: "A dimension sample sessions can be filtered by (spec 2.5)." }],
   [ViewerSummary, { name: "ViewerSummary", description: "Totals over one viewer's sessions (spec 2.3)." }],
   [Kpi, { name: "Kpi", description: "A KPI set (spec 2.6)." }],
+  [MetricPoint, { name: "MetricPoint", description: "One interval of a metric series: its start and the value." }],
+  [GroupByEntity, { name: "GroupByEntity", description: "One entity of a group-by answer: a value of the dimension, with its series and total." }],
+  [MetricWindow, { name: "MetricWindow", description: "One window a metric series was fetched in, with its own total." }],
+  [GroupByWindow, { name: "GroupByWindow", description: "One window a group-by series was fetched in, with its entities' totals." }],
+  [MetricRange, { name: "MetricRange", description: "A time range of historical or real-time metrics (spec 4.1): `start` and `end`, `lastDays` (historical) or `lastMinutes` (real time)." }],
+  [MetricValue, { name: "MetricValue", description: "The value fields of one metric member as on the wire (docs/api.md 10.4)." }],
 ]);
 
 /** The names of closed lists met in several places, by their values in order. */
@@ -503,6 +615,8 @@ const ENUM_NAMES = new Map<string, string>(
       [CONTENT_ALERT_METRICS, "ContentAlertMetric"],
       [AD_ALERT_METRICS, "AdAlertMetric"],
       [ACCEPTED_METRIC_PATH_NAMES, "MetricName"],
+      [METRIC_PARAMS.historical.GroupByParams.in.shape.dimension.options, "GroupByDimension"],
+      [METRIC_PARAMS.historical.GroupByOptions.shape.order.unwrap().options, "SortOrder"],
     ] as Array<[readonly string[], string]>
   ).map(([values, name]) => [JSON.stringify(values), name]),
 );
