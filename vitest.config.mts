@@ -16,6 +16,8 @@ export const BOTH_DIALECTS = [
   "test/provider/lookup-cap.test.ts",
   "test/provider/import-command.test.ts",
   "test/plugin/functions.test.ts",
+  "test/plugin/resources.test.ts",
+  "test/plugin/pii-opt-out-request.test.ts",
 ];
 
 // Tests talk HTTP over loopback to in-process emulators; the 2-core machines run two files at a time.

@@ -1,10 +1,11 @@
 import { canonicalRules, isRuleGroup, PREVIEW_UNKNOWN, TAG_FIELD, type RuleGroup, type RuleNode } from "../rules";
+import { OPT_OUT_DEFAULTS, PERSONAL_PROPERTIES } from "../pii/inputs";
 import { BOOLEAN_DEFAULTS, MANAGED_PROPERTIES } from "../saved-filters/model/declared";
 import type { PropertyChange, PropertyChangeKind } from "./resources";
 import { revealed, type PropertyMap } from "./wire";
 
 /**
- * The detailed diff of the filter resources (docs/provider-plugins.md rule 8): which property
+ * The detailed diff of the resources (docs/provider-plugins.md rule 8): which property
  * paths changed between what the state records and what the program declares, and how (add,
  * delete, update; replace for a moved account). Pure: it compares plain values.
  *
@@ -150,16 +151,19 @@ const SAVED_FILTER: DetailedDiffOptions = {
 /** What the caller knows that the values do not say. */
 export interface AccountContext {
   /**
-   * The account the declaration names is not the one the state records (the same name now set to
-   * another base URL or client id, accounts/binding.ts): the resource is replaced, shown at `account`.
+   * Whether the resource's account changes so that it is replaced, as the core planned it
+   * (accounts/binding.ts `accountChange`): true also when the name is the same but now set to
+   * another base URL or client id (shown at `account`); false when another name is the same
+   * account (a renamed entry of `insights:accounts`: an update). Left out, any change of `account`
+   * replaces the resource.
    */
-  accountMoved?: boolean;
+  accountReplaced?: boolean;
 }
 
-/** `account`: its change, or the move of the account it names, replaces the resource. */
-function accountDiff(before: PropertyMap, after: PropertyMap, { accountMoved = false }: AccountContext): DetailedDiff {
-  const diff = detailedDiff(before, after, { properties: ["account"], replaceOn: ["account"] });
-  if (accountMoved && diff.account === undefined) diff.account = { kind: "update", replace: true, inputDiff: false };
+/** `account`: its change, or the move of the account it names, replaces the resource, unless the core says otherwise. */
+function accountDiff(before: PropertyMap, after: PropertyMap, { accountReplaced }: AccountContext): DetailedDiff {
+  const diff = detailedDiff(before, after, { properties: ["account"], replaceOn: accountReplaced === false ? [] : ["account"] });
+  if (accountReplaced === true && diff.account === undefined) diff.account = { kind: "update", replace: true, inputDiff: false };
   return diff;
 }
 
@@ -200,4 +204,25 @@ export function savedFilterSetDiff(olds: PropertyMap, news: PropertyMap, context
     ...detailedDiff(before, after, { properties: ["adopt"] }),
     ...accountDiff(before, after, context),
   };
+}
+
+/** The settings of a PiiOptOutRequest that change in place (pii/pii-opt-out-request.ts `diff`). */
+const OPT_OUT_SETTINGS: DetailedDiffOptions = {
+  properties: ["waitForCompletion", "waitTimeoutSeconds", "pollIntervalSeconds", "verifyDeletion", "resourceName"],
+  defaults: OPT_OUT_DEFAULTS,
+};
+
+/**
+ * The detailed diff of a PiiOptOutRequest: each personal property the core replaces on (the
+ * identifiers and addresses are create-only, compared as sets by the core, never here, so no value
+ * is compared twice), the wait settings in place, and `account`, whose change replaces the resource.
+ */
+export function piiOptOutRequestDiff(olds: PropertyMap, news: PropertyMap, replaces: readonly string[]): DetailedDiff {
+  const [before, after] = [revealed(olds), revealed(news)];
+  const diff: DetailedDiff = {};
+  for (const property of PERSONAL_PROPERTIES.filter((candidate) => replaces.includes(candidate))) {
+    const kind: PropertyChangeKind = before[property] === undefined ? "add" : after[property] === undefined ? "delete" : "update";
+    diff[property] = { kind, replace: true, inputDiff: false };
+  }
+  return { ...diff, ...detailedDiff(before, after, OPT_OUT_SETTINGS), ...accountDiff(before, after, { accountReplaced: replaces.includes("account") }) };
 }

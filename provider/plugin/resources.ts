@@ -1,3 +1,8 @@
+import { piiOptOutRequestCore } from "../pii/pii-opt-out-request";
+import { savedFilterCore } from "../saved-filters/saved-filter";
+import { savedFilterSetCore } from "../saved-filters/saved-filter-set";
+import { coreAdapter, savedFilterImportedInputs } from "./core-adapter";
+import { piiOptOutRequestDiff, savedFilterDiff, savedFilterSetDiff } from "./detailed-diff";
 import { RESOURCE_NAMES, RESOURCE_TOKENS, typeToken, unknownToken, type ResourceName } from "./tokens";
 import type { PropertyMap } from "./wire";
 
@@ -5,8 +10,8 @@ import type { PropertyMap } from "./wire";
  * The resources' side of the plugin: one adapter object per type token, which the server calls
  * for Check, Diff, Create, Read, Update and Delete (docs/provider-plugins.md rules 7 to 11) with plain
  * property bags, secret markers kept (rule 6). An adapter turns a call into the resource's core and
- * back; it knows nothing of gRPC. A resource of the schema without an adapter yet is refused with
- * a clear "not yet served" error, naming the dynamic resource that serves it today.
+ * back (./core-adapter.ts); it knows nothing of gRPC. The cores are the ones the dynamic resources
+ * run (accounts/calls.ts `ResourceCore`), so both hosts plan, send and fail alike.
  */
 
 /** What every call is about: the resource's URN, name and type token (sent by the engine beside the URN). */
@@ -69,14 +74,29 @@ export interface ResourceAdapter {
   delete(call: ResourceCall & { id: string; properties: PropertyMap; oldInputs: PropertyMap }): Promise<void>;
 }
 
-/** The name of a ResourceAdapter's method, as the engine's call is named. */
-export type ResourceMethod = keyof ResourceAdapter;
-
 /**
- * The adapters wired so far, by resource name. None yet: the resources' core still runs inside the
- * dynamic-provider host (provider/README.md); each resource becomes one entry here once it is free of it.
+ * The adapter of each resource, by resource name: its core, where the detailed diff finds the
+ * changes (./detailed-diff.ts; a moved account is the core's replacement), and, for a saved filter,
+ * the inputs an import by id answers. A SavedFilterSet's id is the set's own, not a filter's of the
+ * account, and a PiiOptOutRequest's is derived from a digest: neither is imported by id.
  */
-const ADAPTERS: Partial<Record<ResourceName, ResourceAdapter>> = {};
+const ADAPTERS: Record<ResourceName, ResourceAdapter> = {
+  SavedFilter: coreAdapter({
+    core: savedFilterCore,
+    detailedDiff: (olds, news, planned) => savedFilterDiff(olds, news, { accountReplaced: planned.replaces.includes("account") }),
+    importedInputs: savedFilterImportedInputs,
+  }),
+  SavedFilterSet: coreAdapter({
+    core: savedFilterSetCore,
+    detailedDiff: (olds, news, planned) => savedFilterSetDiff(olds, news, { accountReplaced: planned.replaces.includes("account") }),
+    notImportable: "a SavedFilterSet's id is the set's own, not a filter's of the account: import the filters as SavedFilter resources (`pulumi-insights import --pulumi-import-file`), or declare the set with `adopt`",
+  }),
+  PiiOptOutRequest: coreAdapter({
+    core: piiOptOutRequestCore,
+    detailedDiff: (olds, news, planned) => piiOptOutRequestDiff(olds, news, planned.replaces),
+    notImportable: "a PiiOptOutRequest cannot be imported: its identifiers are known only to the program that declares them",
+  }),
+};
 
 /** A call the plugin does not serve: the engine reports it as an error of the resource (gRPC UNIMPLEMENTED). */
 export class NotServedError extends Error {
@@ -87,18 +107,11 @@ export class NotServedError extends Error {
 }
 
 /**
- * The adapter of `type`. Throws a {@link NotServedError} for a type the package does not have (with
- * the nearest token) and for a resource of the package that the plugin does not serve yet.
+ * The adapter of `type`. Throws a {@link NotServedError} for a type the package does not have, with
+ * the nearest token.
  */
-export function adapterOf(type: string, method: ResourceMethod): ResourceAdapter {
+export function adapterOf(type: string): ResourceAdapter {
   const name = RESOURCE_NAMES.find((candidate) => typeToken(candidate) === type);
   if (name === undefined) throw new NotServedError(unknownToken("resource type", type, RESOURCE_TOKENS));
-  const adapter = ADAPTERS[name];
-  if (adapter === undefined) {
-    throw new NotServedError(
-      `${type} is not yet served by the pulumi-resource-insights plugin (${method}): its core still runs in the ` +
-        `dynamic-provider host; declare it with the TypeScript package (\`new ${name}(...)\` of pulumi-insights) until it is`,
-    );
-  }
-  return adapter;
+  return ADAPTERS[name];
 }

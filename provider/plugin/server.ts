@@ -13,7 +13,7 @@ import { checkConfig, configure, diffConfig } from "./configuration";
 import type { EngineLog } from "./engine-log";
 import { invoke } from "./functions";
 import { PACKAGE_SCHEMA_TEXT } from "./package-schema";
-import { adapterOf, isPartialFailure, NotServedError, type DiffAnswer, type Failure, type ResourceCall, type ResourceMethod } from "./resources";
+import { adapterOf, isPartialFailure, NotServedError, type DiffAnswer, type Failure, type ResourceCall } from "./resources";
 import { propertiesOf, structOf } from "./wire";
 
 /**
@@ -163,10 +163,9 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
 
   /** A resource method: the adapter of the request's type token (./resources.ts). */
   function resourceMethod<Request extends AddressedRequest, Response>(
-    method: ResourceMethod,
     serve: (adapter: ReturnType<typeof adapterOf>, call: ResourceCall, request: Request) => Promise<Response>,
   ): grpc.handleUnaryCall<Request, Response> {
-    return unary((request: Request) => serve(adapterOf(request.getType(), method), resourceCall(request), request), (request) => request.getUrn());
+    return unary((request: Request) => serve(adapterOf(request.getType()), resourceCall(request), request), (request) => request.getUrn());
   }
 
   return {
@@ -224,7 +223,7 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
       return new Empty();
     }),
 
-    check: resourceMethod("check", async (adapter, call, request: providerProto.CheckRequest) => {
+    check: resourceMethod(async (adapter, call, request: providerProto.CheckRequest) => {
       const { inputs, failures } = await adapter.check({ ...call, olds: propertiesOf(request.getOlds()), news: propertiesOf(request.getNews()) });
       const response = new providerProto.CheckResponse();
       response.setInputs(structOf(inputs));
@@ -232,7 +231,7 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
       return response;
     }),
 
-    diff: resourceMethod("diff", async (adapter, call, request: providerProto.DiffRequest) =>
+    diff: resourceMethod(async (adapter, call, request: providerProto.DiffRequest) =>
       diffResponse(
         await adapter.diff({
           ...call,
@@ -245,7 +244,7 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
       ),
     ),
 
-    create: resourceMethod("create", async (adapter, call, request: providerProto.CreateRequest) => {
+    create: resourceMethod(async (adapter, call, request: providerProto.CreateRequest) => {
       const { id, outputs } = await adapter.create({ ...call, properties: propertiesOf(request.getProperties()), preview: request.getPreview(), timeoutSeconds: request.getTimeout() });
       const response = new providerProto.CreateResponse();
       response.setId(id);
@@ -253,7 +252,7 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
       return response;
     }),
 
-    read: resourceMethod("read", async (adapter, call, request: providerProto.ReadRequest) => {
+    read: resourceMethod(async (adapter, call, request: providerProto.ReadRequest) => {
       const answer = await adapter.read({ ...call, id: request.getId(), properties: propertiesOf(request.getProperties()), inputs: propertiesOf(request.getInputs()) });
       const response = new providerProto.ReadResponse();
       if (answer.id === undefined) return response;
@@ -263,7 +262,7 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
       return response;
     }),
 
-    update: resourceMethod("update", async (adapter, call, request: providerProto.UpdateRequest) => {
+    update: resourceMethod(async (adapter, call, request: providerProto.UpdateRequest) => {
       const { outputs } = await adapter.update({
         ...call,
         id: request.getId(),
@@ -278,7 +277,7 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
       return response;
     }),
 
-    delete: resourceMethod("delete", async (adapter, call, request: providerProto.DeleteRequest) => {
+    delete: resourceMethod(async (adapter, call, request: providerProto.DeleteRequest) => {
       await adapter.delete({ ...call, id: request.getId(), properties: propertiesOf(request.getProperties()), oldInputs: propertiesOf(request.getOldInputs()) });
       return new Empty();
     }),

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { secret } from "../../engine";
+import { pathFailure, plannedAnswer } from "../../provider/plugin/core-adapter";
 import { savedFilterDiff, savedFilterSetDiff, type DetailedDiff } from "../../provider/plugin/detailed-diff";
 import { diffResponse } from "../../provider/plugin/server";
 import { PREVIEW_UNKNOWN } from "../../provider/rules";
 
 /**
- * The detailed diff the plugin will answer for the filter resources (docs/provider-plugins.md rule 8):
+ * The detailed diff the plugin answers for the filter resources (docs/provider-plugins.md rule 8):
  * the paths the engine shows (`rules.rules[1].value`), order-insensitive as the canonical form of
  * rule trees (provider/rules/canonical.ts), the kinds, and a replacement for a moved account; and the
  * Diff answer built from it keeps the protocol's invariants.
@@ -74,7 +75,9 @@ describe("the detailed diff of a SavedFilter", () => {
     const flat = { op: "and", rules: [us] };
     expect(summary(savedFilterDiff(state(flat, { account: "staging" }), declared(flat, { account: "production" })))).toEqual({ account: "update-replace" });
     expect(summary(savedFilterDiff(state(flat), declared(flat, { account: "production" })))).toEqual({ account: "add-replace" });
-    expect(summary(savedFilterDiff(state(flat, { account: "staging" }), declared(flat, { account: "staging" }), { accountMoved: true }))).toEqual({ account: "update-replace" });
+    expect(summary(savedFilterDiff(state(flat, { account: "staging" }), declared(flat, { account: "staging" }), { accountReplaced: true }))).toEqual({ account: "update-replace" });
+    // Another name of the same account (a renamed entry of insights:accounts): an update.
+    expect(summary(savedFilterDiff(state(flat, { account: "staging" }), declared(flat, { account: "stage" }), { accountReplaced: false }))).toEqual({ account: "update" });
   });
 
   it("shows a tree not known yet in a preview as a change of the whole tree, and compares secrets by value", () => {
@@ -125,5 +128,22 @@ describe("the Diff answer of a detailed diff", () => {
     expect(response.getDiffsList().sort()).toEqual(["account", "filters"]);
     expect(response.getReplacesList()).toEqual(["account"]);
     expect([...response.getDetaileddiffMap().keys()].sort()).toEqual(Object.keys(diff).sort());
+  });
+
+  it("answers what the core planned, placed by the detailed diff, leaving out what ignoreChanges names", () => {
+    const update = { kind: "update", replace: false, inputDiff: false } as const;
+    const detailed = { "rules.rules[1].value": update, name: update };
+    expect(plannedAnswer({ changes: true, replaces: [] }, detailed, [])).toEqual({ changes: "some", replaces: [], detailedDiff: detailed });
+    expect(plannedAnswer({ changes: true, replaces: [] }, detailed, ["rules"])).toEqual({ changes: "some", replaces: [], detailedDiff: { name: update } });
+    expect(plannedAnswer({ changes: true, replaces: [] }, detailed, ["rules", "name"])).toEqual({ changes: "none", replaces: [], detailedDiff: {} });
+    // The core decides: no change is no change, and a change the detailed diff cannot place goes without one.
+    expect(plannedAnswer({ changes: false, replaces: [] }, detailed, [])).toEqual({ changes: "none", replaces: [], detailedDiff: {} });
+    expect(plannedAnswer({ changes: true, replaces: ["account"] }, {}, [])).toEqual({ changes: "some", replaces: ["account"] });
+  });
+
+  it("names a check failure by the exact path its reason starts with, else by its property", () => {
+    expect(pathFailure({ property: "rules", reason: "rules.rules[0].field: unknown field" })).toEqual({ property: "rules.rules[0].field", reason: "unknown field" });
+    expect(pathFailure({ property: "filters", reason: 'filters["a: b"].name: required' })).toEqual({ property: 'filters["a: b"].name', reason: "required" });
+    expect(pathFailure({ property: "viewerIds", reason: "give viewerIds or userIds: one kind" })).toEqual({ property: "viewerIds", reason: "give viewerIds or userIds: one kind" });
   });
 });

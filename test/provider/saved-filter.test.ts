@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CheckFailedError, destroy, ProviderCallError, refresh, up, type PropertyMap, type ProviderHost } from "../../engine";
 import { DEV, DIALECT_ANSWERS, type TestEmulator } from "../support/emulator";
 import { failure } from "../support/failure";
+import { usRules, usRulesShuffled } from "../support/rule-trees";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
@@ -9,22 +10,6 @@ import { startProviderFixture, type ProviderFixture } from "./fixture";
  * emulator: what `pulumi preview/up/refresh/destroy` would do (docs/dynamic-providers.md "Testing without the CLI").
  */
 const MODULE = "dist/provider/index.js";
-
-const usRules = {
-  op: "and",
-  rules: [
-    { op: "or", rules: [{ field: "Country", op: "equals", value: "United States" }, { field: "Country", op: "equals", value: "Canada" }] },
-    { field: "Tag", key: "deviceId", op: "not_contains", value: "test-" },
-  ],
-};
-/** The same filter as {@link usRules}, reordered and regrouped: must never diff. */
-const usRulesShuffled = {
-  op: "and",
-  rules: [
-    { field: "Tag", key: "deviceId", op: "not_contains", value: "test-" },
-    { op: "and", rules: [{ op: "or", rules: [{ field: "Country", op: "equals", value: "Canada" }, { field: "Country", op: "equals", value: "United States" }] }] },
-  ],
-};
 
 describe("SavedFilter through the dynamic-provider host", () => {
   let fixture: ProviderFixture;

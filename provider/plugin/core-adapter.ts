@@ -1,0 +1,136 @@
+import type { PlannedDiff, PropertyFailure, ResourceCore } from "../accounts/calls";
+import { wireSecret } from "../accounts/wire-secret";
+import { BOOLEAN_DEFAULTS, MANAGED_PROPERTIES } from "../saved-filters/model/declared";
+import type { DetailedDiff } from "./detailed-diff";
+import type { DiffAnswer, Failure, ResourceAdapter } from "./resources";
+import { containsSecret, revealed, type PropertyMap } from "./wire";
+
+/**
+ * The plugin's adapter of a resource's core (accounts/calls.ts `ResourceCore`), the counterpart of
+ * the dynamic host's (host/runtime.ts `dynamicProvider`): the same core, answered in the
+ * protocol's forms (docs/provider-plugins.md rules 7 to 11). Check failures at their exact property
+ * path; Diff with the detailed diff at property paths; Read of an id alone answers the inputs a
+ * program declares (`pulumi import`); a partial failure passes through to the server, which sends
+ * it as ErrorResourceInitFailed (./server.ts). Secrets: the core sees plain values, and what was
+ * secret in the engine's call is secret again in the answer (rule 6).
+ */
+
+/** What the plugin adds to a core to serve it. */
+export interface CoreService<Outputs extends object> {
+  /** The resource's core. */
+  core: ResourceCore<Outputs>;
+  /**
+   * The detailed diff of the recorded outputs `olds` against the declared `news` (./detailed-diff.ts),
+   * given what the core planned (its replacements: a moved account).
+   */
+  detailedDiff(olds: PropertyMap, news: PropertyMap, planned: PlannedDiff): DetailedDiff;
+  /**
+   * The inputs a program would declare for an object whose outputs are `outputs`: what Read of an
+   * id alone answers, from which `pulumi import` writes the declaration.
+   */
+  importedInputs?(outputs: Outputs): PropertyMap;
+  /** Why Read of an id alone cannot import the resource, for one without {@link importedInputs}. */
+  notImportable?: string;
+}
+
+/**
+ * A failure of the core at its exact path: the core's reason starts with the path
+ * (`rules.rules[0].field: ...`, accounts/calls.ts `byProperty`), which becomes the protocol's
+ * property path, the rest its reason. A reason that does not start so stays on the property.
+ */
+export function pathFailure({ property, reason }: PropertyFailure): Failure {
+  // A path is the property, then steps `.name`, `[1]` or `["a member key"]` (which may hold ": ").
+  const steps = String.raw`(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*`;
+  const match = new RegExp(`^(${escapedForRegExp(property)}${steps}): `).exec(reason);
+  return match === null ? { property, reason } : { property: match[1]!, reason: reason.slice(match[0].length) };
+}
+
+/** `text` matched literally in a regular expression. */
+function escapedForRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The top-level properties of `bags` that hold a secret marker anywhere. */
+function secretKeys(...bags: PropertyMap[]): Set<string> {
+  return new Set(bags.flatMap((bag) => Object.entries(bag).filter(([, value]) => containsSecret(value)).map(([key]) => key)));
+}
+
+/** `properties` with each of `keys` it holds as a secret (a value already a secret marker kept as it is). */
+function withSecrets(properties: object, keys: ReadonlySet<string>): PropertyMap {
+  if (keys.size === 0) return { ...properties };
+  return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, keys.has(key) && !containsSecret(value) ? wireSecret(value) : value]));
+}
+
+/** True when `path` is `ignored` or lies below it (`rules` ignores `rules.rules[1].value`). */
+function isBelow(path: string, ignored: string): boolean {
+  return path === ignored || path.startsWith(`${ignored}.`) || path.startsWith(`${ignored}[`);
+}
+
+/**
+ * The Diff answer of a core's plan: the core decides whether anything changes and what replaces the
+ * object; the detailed diff says where. A change the detailed diff cannot place is answered without
+ * one (the engine then compares the inputs itself), and paths under `ignoreChanges` are left out: a
+ * plan whose every change is ignored changes nothing.
+ */
+export function plannedAnswer(planned: PlannedDiff, detailed: DetailedDiff, ignoreChanges: readonly string[]): DiffAnswer {
+  if (!planned.changes) return { changes: "none", replaces: [], detailedDiff: {} };
+  const kept = Object.fromEntries(Object.entries(detailed).filter(([path]) => !ignoreChanges.some((ignored) => isBelow(path, ignored))));
+  if (Object.keys(detailed).length === 0) return { changes: "some", replaces: planned.replaces };
+  if (Object.keys(kept).length === 0) return { changes: "none", replaces: [], detailedDiff: {} };
+  return { changes: "some", replaces: planned.replaces, detailedDiff: kept };
+}
+
+/** The adapter of `service`'s core. */
+export function coreAdapter<Outputs extends object>({ core, detailedDiff, importedInputs, notImportable }: CoreService<Outputs>): ResourceAdapter {
+  return {
+    async check({ olds, news }) {
+      const secrets = secretKeys(news);
+      const { inputs, failures } = await core.check(revealed(olds), revealed(news));
+      return { inputs: withSecrets(inputs, secrets), failures: failures.map(pathFailure) };
+    },
+
+    async diff({ id, olds, news, ignoreChanges }) {
+      const [before, after] = [revealed(olds), revealed(news)];
+      const planned = await core.diff(id, before, after);
+      return plannedAnswer(planned, detailedDiff(before, after, planned), ignoreChanges);
+    },
+
+    async create({ properties }) {
+      const { id, outputs } = await core.create(revealed(properties));
+      return { id, outputs: withSecrets(outputs, secretKeys(properties)) };
+    },
+
+    async read({ id, properties, inputs }) {
+      // The id alone (rule 10): an import, answered with the inputs a program would declare.
+      const importing = Object.keys(properties).length === 0 && Object.keys(inputs).length === 0;
+      if (importing && importedInputs === undefined) throw new Error(`cannot import ${JSON.stringify(id)}: ${notImportable ?? "this resource is not imported by id"}`);
+      const found = await core.read(id, revealed(properties));
+      if (found === undefined) return { outputs: {} };
+      const outputs = withSecrets(found.outputs, secretKeys(properties));
+      return { id: found.id, outputs, inputs: importing ? importedInputs!(found.outputs) : inputs };
+    },
+
+    async update({ id, olds, news }) {
+      const outputs = await core.update(id, revealed(olds), revealed(news));
+      return { outputs: withSecrets(outputs, secretKeys(olds, news)) };
+    },
+
+    async delete({ id, properties }) {
+      await core.delete(id, revealed(properties));
+    },
+  };
+}
+
+/**
+ * What a program declares for a saved filter the account holds: its managed properties
+ * (saved-filters/model/declared.ts), those at the API's defaults left out, as a program leaves them
+ * out; the account is the provider's own (an import reads with the provider's settings).
+ */
+export function savedFilterImportedInputs(outputs: object): PropertyMap {
+  const state = outputs as Record<string, unknown>;
+  const defaults: Record<string, unknown> = BOOLEAN_DEFAULTS;
+  return Object.fromEntries(MANAGED_PROPERTIES.flatMap((property) => {
+    const value = state[property];
+    return value === undefined || value === null || value === defaults[property] ? [] : [[property, value]];
+  }));
+}
