@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   destroy, PLUGIN_PACKAGE, ProviderCallError, refresh, secret, startProviderPlugin, stateAfterFailure, up,
@@ -8,6 +11,7 @@ import { DEV, useTestEmulator } from "../support/emulator";
 import { failure } from "../support/failure";
 import { usRules, usRulesShuffled } from "../support/rule-trees";
 import { NO_MATCH_ESTIMATE, QUICK_UNKNOWN_OUTCOME, STEADY_BATCHING, summarize } from "../provider/fixture";
+import { runCli } from "../provider/import-cli";
 
 /**
  * SavedFilter and SavedFilterSet through the provider plugin, started and called over gRPC as the
@@ -132,6 +136,30 @@ describe("SavedFilter and SavedFilterSet through the provider plugin", () => {
     // A set's id is its own, not a filter's: the way to import its filters is said.
     const set = await failure(plugin.read("5f0c", {}, SET));
     expect((set as Error).message).toContain("import the filters as SavedFilter resources (`pulumi-insights import --pulumi-import-file`)");
+  });
+
+  it("imports a whole account from the file `pulumi-insights import --pulumi-import-file` writes, each filter then unchanged", async () => {
+    const body = [{ name: "Made in the console", category: "GEO", rules: usRules }, { name: "Roku devices", enabled: false, rules: usRulesShuffled }];
+    const ids = ((await emulator.call("POST", "/bulk_filters/", { body })).body as Array<{ id: number | string }>).map(({ id }) => String(id));
+    const folder = mkdtempSync(path.join(tmpdir(), "insights-import-file-"));
+    try {
+      const file = path.join(folder, "filters.json");
+      const cli = await runCli(["import", "--pulumi-import-file", file], { INSIGHTS_BASE_URL: emulator.url, INSIGHTS_CLIENT_ID: DEV.clientId, INSIGHTS_CLIENT_SECRET: DEV.clientSecret });
+      expect(cli.status).toBe(0);
+      const { resources } = JSON.parse(readFileSync(file, "utf8")) as { resources: Array<{ type: string; name: string; id: string }> };
+      expect(resources.map(({ id }) => id).sort()).toEqual([...ids].sort());
+      // `pulumi import --file` Reads each entry by its type and id alone (docs/provider-plugins.md rule 10).
+      for (const { type, name, id } of resources) {
+        const options = { urn: urn(type.replace(/^insights:index:/, ""), name) };
+        const imported = await plugin.read(id, {}, options);
+        expect(imported.id).toBe(id);
+        const declared = body[ids.indexOf(id)]!;
+        expect(imported.inputs).toEqual(declared);
+        expect((await up(plugin, imported.inputs!, { id, inputs: imported.inputs!, outputs: imported.outputs }, options)).operation).toBe("same");
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("fails check at the exact property path of each mistake, before anything is sent", async () => {
