@@ -2,20 +2,23 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { captureRegistrations, PLUGIN_FOLDER, REPOSITORY_ROOT } from "../../engine";
+import { captureRegistrations, PLUGIN_FOLDER, PLUGIN_PACKAGE, REPOSITORY_ROOT, secret, startProviderPlugin, up, type UpResult } from "../../engine";
+import { DEV, useTestEmulator } from "../support/emulator";
 
 /**
  * examples/yaml/Pulumi.yaml, the examples' saved filters in Pulumi YAML for the provider plugin
  * alone. No Pulumi CLI runs here (docs/provider-plugins.md "Testing without the CLI"), so what the
  * CLI would check first is checked against the committed package schema: the plugin folder it names,
  * each resource's type and properties, each value's type down to the rule trees, the function it
- * calls and the outputs it reads; and its filters are those the TypeScript example declares.
+ * calls and the outputs it reads; and its filters are those the TypeScript example declares. Its
+ * resources then go through the plugin as `pulumi up` would send them, against the emulator.
  */
 
 const PROGRAM_FOLDER = path.join(REPOSITORY_ROOT, "examples/yaml");
 // js-yaml, as the SDK itself depends on it (test/examples.test.ts reads Pulumi.yaml the same way).
 const yaml = createRequire(require.resolve("@pulumi/pulumi"))("js-yaml") as { load(text: string): unknown };
 const program = yaml.load(readFileSync(path.join(PROGRAM_FOLDER, "Pulumi.yaml"), "utf8")) as {
+  name: string;
   runtime: string;
   plugins: { providers: Array<{ name: string; path: string }> };
   variables: Record<string, { "fn::invoke": { function: string; arguments: Record<string, unknown>; return: string } }>;
@@ -134,5 +137,27 @@ describe("examples/yaml/Pulumi.yaml, for the provider plugin alone", () => {
       const fromTypeScript = Object.fromEntries(Object.keys(declared).map((key) => [key, registered!.inputs[key]]));
       expect(declared, name).toEqual(fromTypeScript);
     }
+  });
+
+  describe("through the plugin, against the emulator", () => {
+    const emulator = useTestEmulator();
+
+    it("passes the plugin's check, lookups included, is made, and then plans no change", async () => {
+      const plugin = await startProviderPlugin();
+      try {
+        await plugin.configure({ baseUrl: emulator.url, clientId: DEV.clientId, clientSecret: secret(DEV.clientSecret) }, { package: PLUGIN_PACKAGE });
+        const urnOf = (name: string) => `urn:pulumi:dev::${program.name}::${program.resources[name]!.type}::${name}`;
+        const names = Object.keys(program.resources);
+        // No property of a resource is an interpolation: each is sent as written.
+        expect(names.filter((name) => JSON.stringify(program.resources[name]!.properties).includes("${"))).toEqual([]);
+        const made = new Map<string, UpResult>();
+        for (const name of names) made.set(name, await up(plugin, program.resources[name]!.properties, undefined, { urn: urnOf(name) }));
+        expect([...made.values()].map((result) => result.operation)).toEqual(names.map(() => "create"));
+        const again = await Promise.all(names.map((name) => up(plugin, program.resources[name]!.properties, made.get(name)!.state, { urn: urnOf(name) })));
+        expect(again.map((result) => result.operation)).toEqual(names.map(() => "same"));
+      } finally {
+        await plugin.close();
+      }
+    });
   });
 });
