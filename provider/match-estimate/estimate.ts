@@ -20,7 +20,12 @@ export interface MatchEstimate {
   /** The matched share of the sampled sessions, 0 to 1 (sessions whose outcome is undetermined count as not matched). */
   share: number;
   /** The 95% Wilson score interval of the share. */
-  interval: { low: number; high: number };
+  interval: {
+    /** The lower bound, 0 to 1. */
+    low: number;
+    /** The upper bound, 0 to 1. */
+    high: number;
+  };
   /** Sessions the rules match. */
   matched: number;
   /**
@@ -31,7 +36,12 @@ export interface MatchEstimate {
   /** Sessions in the sample. */
   sampled: number;
   /** The windows sampled, ISO 8601. */
-  windows: ReadonlyArray<{ start: string; end: string }>;
+  windows: ReadonlyArray<{
+    /** The window's start, included (ISO 8601). */
+    start: string;
+    /** The window's end, excluded (ISO 8601, spec 4.1). */
+    end: string;
+  }>;
   /** Fields of the rules that no session carries (Customer, Resource): the estimate is partial when any. */
   unevaluatedFields: readonly string[];
 }

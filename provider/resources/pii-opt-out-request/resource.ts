@@ -47,8 +47,11 @@ export interface PiiOptOutRequestArgs {
  * removes it from the state.
  */
 export class PiiOptOutRequest extends pulumi.dynamic.Resource {
+  /** The viewer ids, as declared; a secret in the state and wherever the output goes. */
   declare readonly viewerIds: pulumi.Output<string[] | undefined>;
+  /** The user ids, as declared; a secret in the state and wherever the output goes. */
   declare readonly userIds: pulumi.Output<string[] | undefined>;
+  /** The notification addresses, as declared; a secret in the state and wherever the output goes. */
   declare readonly notificationEmails: pulumi.Output<string[] | undefined>;
   /** `viewer` or `user`. */
   declare readonly identifierKind: pulumi.Output<"viewer" | "user">;
@@ -56,6 +59,10 @@ export class PiiOptOutRequest extends pulumi.dynamic.Resource {
   declare readonly identifierCount: pulumi.Output<number>;
   /** Salted scrypt digest of the identifier set and its salt (`identifierSetDigest` checks it). */
   declare readonly identifierDigest: pulumi.Output<string>;
+  /**
+   * The hex salt of `identifierDigest`, random and made once per resource; not secret: with it,
+   * whoever holds the list recomputes the digest (`identifierSetDigest`), and nobody else learns from it.
+   */
   declare readonly identifierDigestSalt: pulumi.Output<string>;
   /** Every request that processes the identifiers: id, status, origin, counts. */
   declare readonly requests: pulumi.Output<TrackedRequest[]>;
@@ -76,6 +83,13 @@ export class PiiOptOutRequest extends pulumi.dynamic.Resource {
   /** The account the resource belongs to, as its state records it (base URL and client id, never the secret). */
   declare readonly recordedAccount: pulumi.Output<RecordedAccount>;
 
+  /**
+   * Declares an opt-out of the identifiers `args` gives; `pulumi up` submits it and, by default, waits for FINISHED.
+   *
+   * @param name - The resource's name in the stack, unique among its PiiOptOutRequests.
+   * @param args - The identifiers (viewer or user ids), the addresses to notify, the wait and the account.
+   * @param opts - Pulumi's options of a resource (`protect`, `dependsOn`, ...).
+   */
   constructor(name: string, args: PiiOptOutRequestArgs, opts?: pulumi.CustomResourceOptions) {
     const personal = Object.fromEntries(
       PERSONAL_PROPERTIES.filter((property) => args[property] !== undefined).map((property) => [property, pulumi.secret(args[property])]),

@@ -68,6 +68,13 @@ export class SavedFilter extends pulumi.dynamic.Resource {
   /** The account the resource belongs to, as its state records it (base URL and client id, never the secret). */
   declare readonly recordedAccount: pulumi.Output<RecordedAccount>;
 
+  /**
+   * Declares a saved filter; `pulumi up` creates it in the account, or adopts the filter `adoptId` names.
+   *
+   * @param name - The resource's name in the stack, unique among its SavedFilters; not the filter's own `name`.
+   * @param args - The filter: its name, rule tree, flags and category, and the account.
+   * @param opts - Pulumi's options of a resource (`protect`, `dependsOn`, ...).
+   */
   constructor(name: string, args: SavedFilterArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       savedFilterProvider,

@@ -57,6 +57,13 @@ export class SavedFilterSet extends pulumi.dynamic.Resource {
   /** The account the resource belongs to, as its state records it (base URL and client id, never the secret). */
   declare readonly recordedAccount: pulumi.Output<RecordedAccount>;
 
+  /**
+   * Declares a set of saved filters by member key; `pulumi up` creates, adopts, updates and deletes them in bulk calls.
+   *
+   * @param name - The resource's name in the stack, unique among its SavedFilterSets.
+   * @param args - The filters by member key, the filters to adopt and the account.
+   * @param opts - Pulumi's options of a resource (`protect`, `dependsOn`, ...).
+   */
   constructor(name: string, args: SavedFilterSetArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       savedFilterSetProvider,
