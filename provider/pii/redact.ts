@@ -1,3 +1,4 @@
+import { literalPattern } from "../text/regexp";
 /**
  * Removes personal data from text before it leaves the provider: the service's error messages may
  * quote identifiers (the emulator's do, for example for mixed identifier kinds), and everything a
@@ -19,10 +20,6 @@ export type Redactor = (text: string) => string;
 export function redactor(personal: Iterable<string>): Redactor {
   const values = [...new Set([...personal].filter((value) => value.length > 0))].sort((a, b) => b.length - a.length);
   if (values.length === 0) return (text) => text;
-  const pattern = new RegExp(values.map(escapeRegExp).join("|"), "gi");
+  const pattern = new RegExp(values.map(literalPattern).join("|"), "gi");
   return (text) => text.replace(pattern, REDACTED);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

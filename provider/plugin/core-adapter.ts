@@ -4,6 +4,7 @@ import { BOOLEAN_DEFAULTS, MANAGED_PROPERTIES } from "../saved-filters/model/dec
 import type { DetailedDiff } from "./detailed-diff";
 import type { DiffAnswer, Failure, ResourceAdapter } from "./resources";
 import { containsSecret, revealed, type PropertyMap } from "./wire";
+import { literalPattern } from "../text/regexp";
 
 /**
  * The plugin's adapter of a resource's core (accounts/calls.ts `ResourceCore`), the counterpart of
@@ -41,13 +42,8 @@ export interface CoreService<Outputs extends object> {
 export function pathFailure({ property, reason }: PropertyFailure): Failure {
   // A path is the property, then steps `.name`, `[1]` or `["a member key"]` (which may hold ": ").
   const steps = String.raw`(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*`;
-  const match = new RegExp(`^(${escapedForRegExp(property)}${steps}): `).exec(reason);
+  const match = new RegExp(`^(${literalPattern(property)}${steps}): `).exec(reason);
   return match === null ? { property, reason } : { property: match[1]!, reason: reason.slice(match[0].length) };
-}
-
-/** `text` matched literally in a regular expression. */
-function escapedForRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** The top-level properties of `bags` that hold a secret marker anywhere. */
