@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   isSecret, PLUGIN_PACKAGE, ProviderCallError, REPOSITORY_ROOT, secret, startProviderPlugin, type PropertyMap, type ProviderHost,
 } from "../../engine";
+import { servedSchema } from "../../provider/plugin/package-schema";
 import { DEV, useTestEmulator } from "../support/emulator";
 
 /**
@@ -17,7 +18,8 @@ import { DEV, useTestEmulator } from "../support/emulator";
 
 const emulator = useTestEmulator();
 const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, "package.json"), "utf8")) as { version: string }).version;
-const COMMITTED_SCHEMA = JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, "provider/plugin/schema.json"), "utf8")) as unknown;
+/** The schema the plugin serves: the committed one with package.json's version and its release's download URL (provider/plugin/package-schema.ts). */
+const SERVED_SCHEMA = servedSchema();
 const SAVED_FILTER_URN = "urn:pulumi:test::insights-test-project::insights:index:SavedFilter::north-america";
 /** An account of its own lookup values, added to the emulator and named in the provider's `accounts`. */
 const TOWNS = { clientId: "plugin-towns", clientSecret: "plugin-towns-secret", features: { bulkFilters: true }, lookupValues: { cities: ["Town A", "Town B"] } };
@@ -50,9 +52,9 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
     await plugin?.close();
   });
 
-  it("answers its version and the committed schema, and no other schema version", async () => {
+  it("answers its version and its schema, and no other schema version", async () => {
     expect(await plugin.getPluginInfo()).toEqual({ version: PACKAGE_VERSION });
-    expect(JSON.parse(await plugin.getSchema())).toEqual(COMMITTED_SCHEMA);
+    expect(JSON.parse(await plugin.getSchema())).toEqual(SERVED_SCHEMA);
     expect((await failure(plugin.getSchema(1))).message).toContain("unsupported schema version 1");
   });
 
@@ -172,7 +174,7 @@ describe("pulumi-resource-insights, started from its folder as Pulumi starts it"
     const plugin = await startProviderPlugin({ launcher });
     try {
       expect(await plugin.getPluginInfo()).toEqual({ version: PACKAGE_VERSION });
-      expect(JSON.parse(await plugin.getSchema())).toEqual(COMMITTED_SCHEMA);
+      expect(JSON.parse(await plugin.getSchema())).toEqual(SERVED_SCHEMA);
     } finally {
       await plugin.close();
     }

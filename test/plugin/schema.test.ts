@@ -10,6 +10,7 @@ import type { GroupByData, GroupByEntity as GroupByEntityType, MetricData } from
 import {
   DeletionVerification, FUNCTIONS, GroupByEntity, GroupBySeriesResult, MetricSeriesResult, PENDING_FUNCTIONS, PII_DECLARED_INPUTS, PiiOptOutReceipt, RESOURCES, SavedFilterState,
 } from "../../provider/plugin/schema/declaration";
+import { gitHubRepository, servedSchema } from "../../provider/plugin/package-schema";
 import { packageSchema, packageSchemaText } from "../../provider/plugin/schema/generate";
 import type { PiiOptOutReceipt as ReceiptType } from "../../provider/pii/receipt";
 import type { DeletionVerification as VerificationType } from "../../provider/pii/verification";
@@ -201,8 +202,9 @@ describe("the package schema of the plugin", () => {
     expect(readFileSync(SCHEMA_FILE, "utf8"), "provider/plugin/schema.json is not current: run `npm run schema`").toBe(packageSchemaText());
   });
 
-  it("keeps the rules of Pulumi's package metaschema", () => {
+  it("keeps the rules of Pulumi's package metaschema, as committed and as served", () => {
     expect(metaschemaViolations(committed)).toEqual([]);
+    expect(metaschemaViolations(servedSchema())).toEqual([]);
   });
 
   it("and the check of those rules refuses what breaks them", () => {
@@ -224,12 +226,32 @@ describe("the package schema of the plugin", () => {
     ]);
   });
 
-  it("names the package, its version and the three resources by their tokens", () => {
-    const version = (JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, "package.json"), "utf8")) as { version: string }).version;
-    expect(committed).toMatchObject({ name: "insights", version });
+  it("names the package and the three resources by their tokens; the version is package.json's, added where it is served", () => {
+    const manifest = JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, "package.json"), "utf8")) as { version: string; repository: { url: string } };
+    expect(committed.name).toBe("insights");
+    // Written in package.json alone: the committed schema does not change from one release to the next.
+    expect(committed).not.toHaveProperty("version");
+    // Where the release's archives are, and the module its Go SDK is tagged in: package.json's repository (docs/releasing.md).
+    const { owner, repository } = /github\.com\/(?<owner>[\w.-]+)\/(?<repository>[\w.-]+?)\.git$/.exec(manifest.repository.url)!.groups!;
+    expect(servedSchema()).toEqual({
+      ...committed,
+      version: manifest.version,
+      pluginDownloadURL: `github://api.github.com/${owner}/${repository}`,
+      language: { go: { importBasePath: `github.com/${owner}/${repository}/sdk/go/insights` } },
+    });
     expect(Object.keys(committed.resources)).toEqual(["insights:index:SavedFilter", "insights:index:SavedFilterSet", "insights:index:PiiOptOutRequest"]);
     expect(committed.resources["insights:index:SavedFilter"]!.requiredInputs).toEqual(["name", "rules"]);
     expect(committed.resources["insights:index:SavedFilterSet"]!.requiredInputs).toEqual(["filters"]);
+  });
+
+  it("reads the GitHub repository of package.json's repository.url in npm's forms, and no other host's", () => {
+    const acme = { owner: "acme", name: "pulumi-insights" };
+    for (const url of ["git+https://github.com/acme/pulumi-insights.git", "https://github.com/acme/pulumi-insights", "git+ssh://git@github.com/acme/pulumi-insights.git", "github:acme/pulumi-insights"]) {
+      expect(gitHubRepository(url), url).toEqual(acme);
+    }
+    for (const url of [undefined, "", "https://gitlab.com/acme/pulumi-insights.git", "https://github.com/acme", "https://github.com.evil.example/acme/x.git"]) {
+      expect(gitHubRepository(url), String(url)).toBeUndefined();
+    }
   });
 
   it("declares every data source as a function by its mocks' token, or says why not yet", () => {

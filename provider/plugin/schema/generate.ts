@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { packageVersion } from "../../client/core/version";
 import { SHAPES as SOURCE_SHAPES } from "../../schema/meta";
 import { functionToken, PACKAGE_NAME, typeToken } from "../tokens";
 import { CONFIG, enumName, FUNCTIONS, RESOURCES, SHAPES, TYPE_NAMES, type TypeName } from "./declaration";
@@ -27,11 +26,10 @@ export interface FunctionSpec {
   outputs: { properties: Record<string, PropertySpec>; required?: string[] };
 }
 
-/** The package schema. */
+/** The package schema; the plugin serves it with package.json's version (../package-schema.ts). */
 export interface PackageSpec {
   name: string;
   displayName: string;
-  version: string;
   description: string;
   keywords: string[];
   license: string;
@@ -103,8 +101,8 @@ function requiredPart(required: string[]): { required?: string[] } {
   return required.length === 0 ? {} : { required };
 }
 
-/** The package schema, with `version` (default: the package's). */
-export function packageSchema(version = packageVersion()): PackageSpec {
+/** The package schema, without the release's version, which package.json alone holds. */
+export function packageSchema(): PackageSpec {
   const writer = new PulumiTypeWriter(typeToken, enumName);
 
   const settings = writer.objectOf(jsonSchemaOf(CONFIG.settings, "input"), "Provider");
@@ -150,7 +148,6 @@ export function packageSchema(version = packageVersion()): PackageSpec {
   return {
     name: PACKAGE_NAME,
     displayName: "Insights",
-    version,
     description: "Saved filters and PII opt-out requests of the video-analytics Insights API as code, and its data as functions.",
     keywords: ["pulumi", "insights", "video-analytics", "category/monitoring", "kind/native"],
     license: "Apache-2.0",
@@ -166,6 +163,6 @@ export function packageSchema(version = packageVersion()): PackageSpec {
 }
 
 /** The schema as the committed file holds it: two-space JSON and a final newline. */
-export function packageSchemaText(version?: string): string {
-  return `${JSON.stringify(packageSchema(version), null, 2)}\n`;
+export function packageSchemaText(): string {
+  return `${JSON.stringify(packageSchema(), null, 2)}\n`;
 }
