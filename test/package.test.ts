@@ -4,20 +4,18 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPOSITORY_ROOT, startProviderPlugin } from "../engine";
+import { packPackage } from "./support/packed-package";
 
 /**
- * The package as a user receives it: `npm pack` of the repository (already built by `npm test`, so
- * scripts are skipped), unpacked into a temporary folder, and read as files.
+ * The package as a user receives it (support/packed-package.ts), unpacked into a temporary folder,
+ * and read as files.
  */
 let work: string;
 let unpacked: string;
 
 beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), "insights-package-"));
-  const [packed] = JSON.parse(
-    execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: REPOSITORY_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
-  ) as { filename: string }[];
-  execFileSync("tar", ["-xzf", path.join(work, packed!.filename), "-C", work]);
+  execFileSync("tar", ["-xzf", packPackage(work), "-C", work]);
   unpacked = path.join(work, "package");
 });
 

@@ -3,6 +3,7 @@
  * `pulumi-insights`: the package's command line. One subcommand so far, `import`
  * (./import-command.ts); the dispatch leaves room for more.
  */
+import { packageVersion } from "../client/core/version";
 import { IMPORT_USAGE, runImport, terminalLines, type CommandIo } from "./import-command";
 
 /** The usage text of `pulumi-insights` itself. */
@@ -16,6 +17,7 @@ commands:
 
 options:
   -h, --help    show this text (pulumi-insights <command> --help: the command's options)
+  --version     print the package's version
 
 environment (when the command line does not say):
   INSIGHTS_BASE_URL, INSIGHTS_CLIENT_ID, INSIGHTS_CLIENT_SECRET   the account to read
@@ -36,6 +38,9 @@ export const COMMANDS: Readonly<Record<string, { run(argv: readonly string[], io
 /** The options of `pulumi-insights` itself, before a command: each shows {@link USAGE}, as `help` does. */
 export const HELP_OPTIONS = ["--help", "-h"] as const;
 
+/** The option that prints the package's version (package.json, the only place it is written). */
+export const VERSION_OPTION = "--version";
+
 function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = "";
@@ -54,6 +59,10 @@ function commandNamed(name: string | undefined): (typeof COMMANDS)[string] | und
 /** Runs the command line `argv` (without node and the script) and answers the exit status. */
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
   const [first, ...rest] = argv;
+  if (first === VERSION_OPTION && rest.length === 0) {
+    io.stdout(`${packageVersion()}\n`);
+    return 0;
+  }
   const command = commandNamed(first);
   if (command !== undefined) return command.run(rest, io);
   const asksHelp = first === "help" || (HELP_OPTIONS as readonly string[]).includes(first ?? "");
