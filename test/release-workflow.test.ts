@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { interpolate, type Contexts } from "./support/github-actions";
+import { interpolate, type Contexts, type WorkflowStep } from "./support/github-actions";
 
 /**
  * The release workflow (.github/workflows/release.yml, docs/releasing.md) read as YAML, as GitHub
@@ -14,15 +14,7 @@ import { interpolate, type Contexts } from "./support/github-actions";
  * script it calls present, and each publishing step run with its secret absent passes with a notice.
  */
 
-interface Step {
-  name?: string;
-  uses?: string;
-  run?: string;
-  shell?: string;
-  with?: Record<string, unknown>;
-  env?: Record<string, string>;
-  id?: string;
-}
+type Step = WorkflowStep;
 interface Job {
   needs?: string | string[];
   "runs-on": string;
