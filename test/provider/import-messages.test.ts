@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASIC, DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
+import { describe, expect, it } from "vitest";
+import { BASIC, DEV, useTestEmulator } from "../support/emulator";
 import { refusedLoopbackUrl } from "../support/hostile";
 import { runCli } from "./import-cli";
 
@@ -11,19 +11,11 @@ import { runCli } from "./import-cli";
  * is running; the nearest option or command for a mistyped one.
  */
 
+const emulator = useTestEmulator();
+
 describe("pulumi-insights import: a failed read names the account and the fix", () => {
-  let emulator: TestEmulator;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    env = { INSIGHTS_BASE_URL: emulator.url, INSIGHTS_CLIENT_ID: DEV.clientId, INSIGHTS_CLIENT_SECRET: DEV.clientSecret };
-  });
-  afterAll(async () => {
-    await emulator?.close();
-  });
-
   it("in the words of a program's preview, and the nearest option or command", async () => {
+    const env = { INSIGHTS_BASE_URL: emulator.url, INSIGHTS_CLIENT_ID: DEV.clientId, INSIGHTS_CLIENT_SECRET: DEV.clientSecret };
     const offline = await refusedLoopbackUrl();
     const [wrongSecret, basic, refused, badValue, option, command] = await Promise.all([
       runCli(["import", "--client-id", DEV.clientId], { ...env, INSIGHTS_CLIENT_SECRET: "not-the-secret" }),
