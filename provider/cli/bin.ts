@@ -4,6 +4,7 @@
  * (./import-command.ts); the dispatch leaves room for more.
  */
 import { packageVersion } from "../client/core/version";
+import { closestMatch } from "../schema/suggest";
 import { IMPORT_USAGE, runImport, terminalLines, type CommandIo } from "./import-command";
 
 /** The usage text of `pulumi-insights` itself. */
@@ -74,8 +75,14 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   }
   // No command, an unknown one, or help on an unknown one: a mistake, said on standard error.
   const unknown = first === "help" ? topic : first;
-  io.stderr(`${unknown === undefined ? "" : terminalLines([`pulumi-insights: unknown command ${JSON.stringify(unknown)}`])}${USAGE}`);
+  io.stderr(`${unknown === undefined ? "" : terminalLines([`pulumi-insights: unknown command ${JSON.stringify(unknown)}${didYouMean(unknown, first === "help")}`])}${USAGE}`);
   return 2;
+}
+
+/** `; did you mean "import"?` for a near miss of a command (after `help`: of a command only), else nothing; `-v` is no near miss of `-h`. */
+function didYouMean(unknown: string, afterHelp: boolean): string {
+  const nearest = unknown.length <= 2 ? undefined : closestMatch(unknown, afterHelp ? Object.keys(COMMANDS) : [...Object.keys(COMMANDS), "help", ...HELP_OPTIONS, VERSION_OPTION]);
+  return nearest === undefined ? "" : `; did you mean ${JSON.stringify(nearest)}?`;
 }
 
 if (require.main === module) {

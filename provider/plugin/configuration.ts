@@ -114,7 +114,8 @@ function clientFailure(settings: ConnectionSettings, tuningSettings: TransportTu
  * it says what is missing and where to set it.
  */
 export function checkConfig(news: PropertyMap): { inputs: PropertyMap; failures: Failure[] } {
-  const failures: Failure[] = unknownProperties(news, SETTING_NAMES, ENGINE_KEYS).map(({ property, reason }) => ({ property, reason: `${property}: ${reason}` }));
+  // The engine prints the property before the reason: the reason does not repeat it.
+  const failures: Failure[] = unknownProperties(news, SETTING_NAMES, ENGINE_KEYS);
   const config = stackConfigOf(news);
   let tuningSettings: TransportTuning = {};
   try {

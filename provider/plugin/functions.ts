@@ -29,8 +29,10 @@ export function functionTokens(): string[] {
 
 /**
  * Calls the function `token` with `args` (secret markers kept). An argument the client refuses is a
- * failure at its path; a result holding personal data, or read with a secret argument, is answered
- * as secrets, property by property (rule 6). Aborting `signal` (Cancel) stops the requests in flight.
+ * failure at its path, the reason without the path (every SDK prints both: `... failed: "countrys"
+ * is not a known lookup; ... (field)`); a result holding personal data, or read with a secret
+ * argument, is answered as secrets, property by property (rule 6). Aborting `signal` (Cancel) stops
+ * the requests in flight.
  */
 export async function invoke(token: string, args: PropertyMap, signal: AbortSignal): Promise<InvokeAnswer> {
   const definition = dataSourceDefinitions().get(token);
@@ -39,15 +41,16 @@ export async function invoke(token: string, args: PropertyMap, signal: AbortSign
   if (connection !== undefined) {
     return {
       outputs: {},
-      failures: [{ property: "connection", reason: "connection: the plugin's functions take their settings from the provider (baseUrl, clientId, clientSecret) or from the account named by `account`" }],
+      failures: [{ property: "connection", reason: "the plugin's functions take their settings from the provider (baseUrl, clientId, clientSecret) or from the account named by `account`" }],
     };
   }
-  if (account !== undefined && typeof account !== "string") return { outputs: {}, failures: [{ property: "account", reason: "account: must be the name of an account of the provider's `accounts`" }] };
+  if (account !== undefined && typeof account !== "string") return { outputs: {}, failures: [{ property: "account", reason: "must be the name of an account of the provider's `accounts`" }] };
   let result: unknown;
   try {
     result = await definition.read(sharedClient(account), params as never, { signal });
   } catch (error) {
-    if (error instanceof ArgumentError) return { outputs: {}, failures: [{ property: error.path, reason: error.message }] };
+    // The client names the arguments from `params` (`params.bogus`): Invoke's are the arguments themselves.
+    if (error instanceof ArgumentError) return { outputs: {}, failures: [{ property: error.path.replace(/^params\.(?=.)/, ""), reason: error.reason }] };
     // Named as the program's function is named (`getFilterFieldValues`), the account by its settings and its name.
     const { baseUrl, clientId } = accountSettings(account);
     throw withConnectionWords(error, { baseUrl, clientId, ...(account === undefined ? {} : { name: account }) }, token.slice(token.lastIndexOf(":") + 1));

@@ -6,7 +6,7 @@ import {
   isSecret, PLUGIN_PACKAGE, ProviderCallError, REPOSITORY_ROOT, secret, startProviderPlugin, type PropertyMap, type ProviderHost,
 } from "../../engine";
 import { servedSchema } from "../../provider/plugin/package-schema";
-import { DEV, useTestEmulator } from "../support/emulator";
+import { BASIC, DEV, useTestEmulator } from "../support/emulator";
 
 /**
  * The provider plugin `pulumi-resource-insights` over gRPC, started as the engine starts it
@@ -43,7 +43,7 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
       baseUrl: emulator.url,
       clientId: DEV.clientId,
       clientSecret: secret(DEV.clientSecret),
-      accounts: secret({ towns: { baseUrl: emulator.url, clientId: TOWNS.clientId, clientSecret: TOWNS.clientSecret } }),
+      accounts: secret({ towns: { baseUrl: emulator.url, clientId: TOWNS.clientId, clientSecret: TOWNS.clientSecret }, basic: { baseUrl: emulator.url, ...BASIC } }),
       maxRetries: 0,
     };
     expect(await plugin.configure(settings, { package: PLUGIN_PACKAGE })).toEqual({ acceptSecrets: true, supportsPreview: false, acceptResources: false, acceptOutputs: false });
@@ -73,7 +73,7 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
       accounts: secret({ staging: { baseUrl: "https://staging.example.com", clientId: "staging:team", clientSecret: "other-s3cr3t" } }),
     });
     expect(checked.failures).toEqual([
-      { property: "baseURL", reason: 'baseURL: unknown property; did you mean "baseUrl"?' },
+      { property: "baseURL", reason: 'unknown property; did you mean "baseUrl"?' },
       { property: "timeoutMs", reason: expect.stringContaining("must be an integer from 1 to 3600000") },
       { property: "baseUrl", reason: expect.stringContaining("uses plain HTTP: HTTPS is required") },
       { property: "accounts.staging.clientId", reason: expect.stringContaining("clientId must not contain ':'") },
@@ -112,10 +112,15 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
   });
 
   it("refuses arguments at their path, settings in the arguments, and unknown functions with the nearest", async () => {
+    // Every SDK prints a failure as `reason (property)`: the reason does not repeat the path.
     const unknownField = await plugin.invoke("insights:index:getFilterFieldValues", { field: "countrys" });
-    expect(unknownField.failures).toEqual([{ property: "field", reason: expect.stringContaining('did you mean "countries"?') }]);
+    expect(unknownField.failures).toEqual([{ property: "field", reason: '"countrys" is not a known lookup; did you mean "countries"?' }]);
+    const unknownArgument = await plugin.invoke("insights:index:getKpis", { rnage: {} });
+    expect(unknownArgument.failures).toEqual([{ property: "rnage", reason: expect.stringMatching(/^is not an argument of this method/) }]);
     const connection = await plugin.invoke("insights:index:getFilterFieldValues", { field: "countries", connection: { clientSecret: secret("x") } });
-    expect(connection.failures).toEqual([{ property: "connection", reason: expect.stringContaining("from the provider") }]);
+    expect(connection.failures).toEqual([{ property: "connection", reason: expect.stringMatching(/^the plugin's functions take their settings from the provider/) }]);
+    const account = await plugin.invoke("insights:index:getFilterFieldValues", { field: "countries", account: 3 });
+    expect(account.failures).toEqual([{ property: "account", reason: expect.stringMatching(/^must be the name of an account/) }]);
     const unknownAccount = await failure(plugin.invoke("insights:index:getFilterFieldValues", { field: "countries", account: "town" }));
     expect(unknownAccount.message).toContain('no account named "town": did you mean "towns"?');
     const unknownFunction = await failure(plugin.invoke("insights:index:getFilterFieldValue", {}));
@@ -153,6 +158,13 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
     const shown = [refused.message, ...plugin.diagnostics.map((diagnostic) => diagnostic.message)].join("\n");
     expect(shown).not.toContain(DEV.clientSecret);
     expect(shown).not.toMatch(/[\u001b\u202e]/);
+  });
+
+  it("says once what an account without bulk filters needs, in the words of the preview and the data sources", async () => {
+    const refused = await failure(plugin.invoke("insights:index:getFilterFieldValues", { field: "countries", account: "basic" }));
+    expect(refused.message).toContain(`getFilterFieldValues: the account ${emulator.url} (client id "basic") does not have the saved-filter management API (/bulk_filters) enabled: GET /bulk_filters/countries/ failed with HTTP 403`);
+    expect(refused.message).toMatch(/\. SavedFilter, SavedFilterSet and the saved-filter data sources need it: ask the account's representative to enable the bulk-filters feature, or use an account that has it$/);
+    expect(refused.message.match(/representative/g)).toHaveLength(1);
   });
 
   it("names the account of a named account's refused secret with the command that sets it", async () => {
