@@ -4,15 +4,15 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * Every message README.md and emulator/README.md quote is one the code prints: a user who searches
- * the README for what they see finds it, and a message reworded in the code fails here until the
- * README says it the new way.
+ * Every message README.md, the pages of docs/ and emulator/README.md quote is one the code prints: a
+ * user who searches the documentation for what they see finds it, and a message reworded in the code
+ * fails here until the documentation says it the new way.
  *
  * What counts as a quoted message:
  * - in a table whose first header cell is `you see` (README "Troubleshooting"), every code span of
  *   the first column, in the rows whose `printed by` cell is `pulumi-insights`, `pulumi-insights
  *   import`, `insights-emulator` or `npm start`; a row printed by another program names it (`Pulumi
- *   CLI`, `Node.js`, `npm`), and a row that describes a symptom rather than quoting a message says `-`;
+ *   CLI`, `Node.js`, `npm`, `tsc`), and a row that describes a symptom rather than quoting a message says `-`;
  * - anywhere else outside fenced blocks, a code span shaped like a message: a colon and a space,
  *   then three words in a row (`account: no account named "x": ...`), and no `{`, `=>` or `${`.
  *
@@ -26,7 +26,11 @@ import { describe, expect, it } from "vitest";
  * the engine driver it runs offline), and all of them for a quote outside such a table.
  */
 const ROOT = path.resolve(__dirname, "..");
-const DOCUMENTS = ["README.md", "emulator/README.md"];
+const DOCUMENTS = [
+  "README.md",
+  "emulator/README.md",
+  ...readdirSync(path.join(ROOT, "docs")).filter((file) => file.endsWith(".md")).sort().map((file) => `docs/${file}`),
+];
 /**
  * `printed by` values whose messages are ours, and the folders of the code that prints them. The
  * package's messages quote what the service answered (`HTTP 401: Unauthorized`), which the
@@ -42,7 +46,7 @@ const OURS = Object.keys(PRINTED_BY);
 /** Every folder of our code: a quote outside a table of what users see may come from any of them. */
 const SOURCES = [...new Set(Object.values(PRINTED_BY).flat())];
 /** `printed by` values of other programs, and `-` for a row that is a symptom, not a message. */
-const OTHERS = ["Pulumi CLI", "Node.js", "npm", "-"];
+const OTHERS = ["Pulumi CLI", "Node.js", "npm", "tsc", "-"];
 
 interface Quote {
   /** `README.md:123`. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packPackage } from "./support/packed-package";
 
 /**
- * The README's install, as on a fresh CI runner (README.md "Use it in a Pulumi project"): a new
+ * The README's install, as on a fresh CI runner (README.md "Install"): a new
  * project runs the README's first install command with an empty npm cache, commits package.json,
  * package-lock.json and vendor/ and nothing else, and a clone of that on another machine (another
  * folder, another empty cache) passes `npm ci`. Both fetch @pulumi/pulumi's dependencies from the
@@ -26,12 +26,12 @@ beforeAll(() => {
 // Two node_modules of @pulumi/pulumi's dependencies: some seconds to remove on a busy disk.
 afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
 
-/** The first `npm install` of the README's "Use it in a Pulumi project", as its words. */
+/** The first `npm install` of the README's "Install", as its words. */
 function readmeInstallCommand(): string[] {
   const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Use it in a Pulumi project"));
-  const line = /^```sh\n(?:.*\n)*?(npm install .*)$/m.exec(section)?.[1];
-  expect(line, "README.md \"Use it in a Pulumi project\" has no `npm install` in a sh block").toBeDefined();
+  const section = readme.slice(readme.indexOf("## Install"));
+  const line = /^```sh[^\n]*\n(?:.*\n)*?(npm install .*)$/m.exec(section)?.[1];
+  expect(line, "README.md \"Install\" has no `npm install` in a sh block").toBeDefined();
   return line!.replace(/\s+#.*$/, "").split(/\s+/);
 }
 

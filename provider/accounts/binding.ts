@@ -7,7 +7,7 @@ import type { PropertyFailure } from "./calls";
 import { ACCOUNTS_CONFIG_KEY, type ConnectionSettings } from "./settings";
 
 /**
- * Which account a resource belongs to (README "Accounts"). Every resource records in its state the
+ * Which account a resource belongs to (docs/configuration.md "Accounts"). Every resource records in its state the
  * account its ids live in (base URL and client id, never the secret); each call that reaches the
  * account checks that the settings still point there, so that moved settings fail with a message
  * instead of reading, forgetting and recreating the ids in another account. A resource chooses its

@@ -25,7 +25,7 @@ export interface GenerateOptions {
   set?: string;
   /**
    * The name in `insights:accounts` of the account the filters are in: every declaration gets
-   * `account: "<name>"` (README "Accounts"). Left out, they use the stack's settings.
+   * `account: "<name>"` (docs/configuration.md "Accounts"). Left out, they use the stack's settings.
    */
   account?: string;
 }

@@ -5,7 +5,7 @@ import { describeEstimate, estimateFromSample, estimateWarning } from "./estimat
 import { takeSessionSample, type SessionSample } from "./sample";
 
 /**
- * The match-rate line of a preview (README "Match-rate estimates in previews"): when a filter is
+ * The match-rate line of a preview (docs/resources.md "Match-rate estimates in previews"): when a filter is
  * created or its rules change, the message says what share of sampled sessions the new rules match,
  * and the old rules, from ONE sample per host process and account: every SavedFilter and SavedFilterSet member
  * of the stack is evaluated locally against it (provider/match-estimate/), so a preview

@@ -336,7 +336,7 @@ export const piiOptOutRequestCore: ResourceCore<PiiOptOutOutputs> = {
    * Identifiers and addresses are create-only: a change replaces the resource (create first: the new
    * one submits only what is new, the service ignoring the rest). Wait settings update in place, and
    * so does a resource whose submission or wait is unfinished, so that the next `up` resumes it.
-   * Another account replaces it (README "Accounts"): its requests are of the old account.
+   * Another account replaces it (docs/configuration.md "Accounts"): its requests are of the old account.
    */
   async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<PlannedDiff> {
     const account = accountChange(labelOf(storedDeclaration(olds), id), olds, news);

@@ -144,7 +144,7 @@ export function checkConfig(news: PropertyMap): { inputs: PropertyMap; failures:
 /**
  * DiffConfig (docs/provider-plugins.md rule 5): which settings changed, never a replacement. A
  * replacement of the provider would replace every resource it manages; a resource whose account
- * moved is refused by the resource itself instead (README "Accounts"), with both accounts named,
+ * moved is refused by the resource itself instead (docs/configuration.md "Accounts"), with both accounts named,
  * as the dynamic resources do.
  */
 export function diffConfig(olds: PropertyMap, news: PropertyMap): DiffAnswer {

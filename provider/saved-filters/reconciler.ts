@@ -75,7 +75,7 @@ export async function readFilters(gateway: FilterGateway, ids: readonly string[]
  * refusal is explained with what `gateway` reads back. After a PUT, `edited` and `editor` are read
  * back (one GET per batch of reads): the service sets them, and a state holding the values from
  * before would differ from the account at every refresh, so the scheduled drift check
- * (`pulumi preview --refresh --expect-no-changes`, README "The examples and a GitOps pipeline")
+ * (`pulumi preview --refresh --expect-no-changes`, docs/gitops.md "The GitOps workflow")
  * would report a change after each update. A failed read-back keeps the values from before: the
  * update itself was applied.
  */

@@ -266,7 +266,7 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
   /**
    * Member by member: added, changed (canonical rule trees, so reordering never diffs) and removed
    * members are shown as lines with rule-tree diffs; every change is made in place, except the
-   * account: another account replaces the set (README "Accounts").
+   * account: another account replaces the set (docs/configuration.md "Accounts").
    */
   async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<PlannedDiff> {
     const previous = olds as Partial<SavedFilterSetOutputs>;

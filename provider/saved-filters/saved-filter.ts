@@ -89,7 +89,7 @@ export const savedFilterCore: ResourceCore<SavedFilterOutputs> = {
 
   /**
    * Compares canonical forms (reordering never diffs, nor the server's own ordering); every property
-   * updates in place, except the account: another account replaces the filter (README "Accounts").
+   * updates in place, except the account: another account replaces the filter (docs/configuration.md "Accounts").
    * A rules change is shown as a rule-tree diff.
    */
   async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<PlannedDiff> {

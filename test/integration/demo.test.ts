@@ -103,7 +103,7 @@ describe("npm start without a Pulumi CLI (the offline path, from the build)", ()
     expect(steps.every((line) => line.startsWith(" +  ") && line.endsWith("  create"))).toBe(true);
     const preview = section(result.stdout, "pulumi preview\n");
     expect(preview).toContain(`    + ${steps.length} to create`);
-    // What the rules of each filter to create match (README "Match-rate estimates in previews"), set members included.
+    // What the rules of each filter to create match (docs/resources.md "Match-rate estimates in previews"), set members included.
     const estimate = String.raw`matches ≈ \d+\.\d% of sampled sessions \(95%: \d+\.\d-\d+\.\d%, n = [1-9]\d*\)`;
     // The host's lines travel on its stdout pipe and may come after the gRPC answer: anywhere in the run.
     expect(result.stdout).toMatch(new RegExp(`^    SavedFilter "North America, no test devices": ${estimate}$`, "m"));

@@ -12,8 +12,8 @@ import { refusedLoopbackUrl } from "../support/hostile";
 import { NO_MATCH_ESTIMATE, startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
- * The preview's check of each account's connection (README "What a preview checks of each
- * account"), through the real dynamic-provider host against the emulator: a wrong secret, an account
+ * The preview's check of each account's connection (docs/configuration.md "What a preview
+ * checks of each account"), through the real dynamic-provider host against the emulator: a wrong secret, an account
  * without bulk filters, a plain-HTTP base URL and an unreachable API each fail `check` on `account`,
  * naming the account and what to do and never the secret, for SavedFilter, SavedFilterSet and
  * PiiOptOutRequest; one request per account and need, however many resources; data sources fail in
@@ -58,7 +58,7 @@ describe("the preview checks the connection of every account it uses", () => {
   const checkFailures = async (news: PropertyMap, on: ProviderHost = host): Promise<CheckFailure[]> => (await on.check({}, news)).failures;
   const probesSince = (mark: number) => fixture.requestsSince(mark).filter((entry) => entry.path === PROBE_PATH);
 
-  /** The stack config of {@link host}: the dev account by default, and the named accounts; one retry instead of three (README "Timeouts and retries"). */
+  /** The stack config of {@link host}: the dev account by default, and the named accounts; one retry instead of three (docs/configuration.md "Timeouts and retries"). */
   const stackConfig = () => {
     const url = fixture.emulator.url;
     const accounts = {

@@ -29,7 +29,7 @@ export interface PiiOptOutRequestArgs {
    */
   verifyDeletion?: pulumi.Input<boolean>;
   /**
-   * The account its requests are made in: a name of the stack config `insights:accounts` (README "Accounts"); left
+   * The account its requests are made in: a name of the stack config `insights:accounts` (docs/configuration.md "Accounts"); left
    * out, the stack's settings (`insights:baseUrl`, `insights:clientId`, `insights:clientSecret`).
    * Changing it to another account replaces the resource.
    */
@@ -76,7 +76,7 @@ export class PiiOptOutRequest extends pulumi.dynamic.Resource {
    * and not verifiable. `pulumi refresh` checks again. Undefined until every request is FINISHED.
    */
   declare readonly verification: pulumi.Output<DeletionVerification | undefined>;
-  /** The audit receipt (format `pulumi-insights/pii-opt-out-receipt@1`, README "PiiOptOutRequest"): names no identifier. */
+  /** The audit receipt (format `pulumi-insights/pii-opt-out-receipt@1`, docs/resources.md "PiiOptOutRequest"): names no identifier. */
   declare readonly receipt: pulumi.Output<PiiOptOutReceipt>;
   /** The account name, as declared (`account`); undefined for the stack's settings. */
   declare readonly account: pulumi.Output<string | undefined>;

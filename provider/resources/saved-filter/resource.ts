@@ -25,7 +25,7 @@ export interface SavedFilterArgs {
    */
   adoptId?: pulumi.Input<string>;
   /**
-   * The account it lives in: a name of the stack config `insights:accounts` (README "Accounts"); left
+   * The account it lives in: a name of the stack config `insights:accounts` (docs/configuration.md "Accounts"); left
    * out, the stack's settings (`insights:baseUrl`, `insights:clientId`, `insights:clientSecret`).
    * Changing it to another account replaces the resource.
    */

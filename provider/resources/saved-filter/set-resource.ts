@@ -30,7 +30,7 @@ export interface SavedFilterSetArgs {
    */
   adopt?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /**
-   * The account every member lives in: a name of the stack config `insights:accounts` (README "Accounts"); left
+   * The account every member lives in: a name of the stack config `insights:accounts` (docs/configuration.md "Accounts"); left
    * out, the stack's settings (`insights:baseUrl`, `insights:clientId`, `insights:clientSecret`).
    * Changing it to another account replaces the resource.
    */
