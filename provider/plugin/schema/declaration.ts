@@ -45,7 +45,7 @@ import {
   Timestamp,
   ViewerSummary,
 } from "../../schema";
-import { AccountSettings, ProviderSettings, SETTING_ENVIRONMENT } from "../configuration";
+import { AccountSettings, ProviderSettings, SETTINGS, type SettingDeclaration } from "../../accounts/settings";
 import type { ResourceName } from "../tokens";
 
 /**
@@ -638,7 +638,10 @@ export const SHAPES = new Map<z.ZodType, z.ZodType>([
 ]);
 
 /** The provider's settings: config variables and provider inputs, with the environment variable each falls back to. */
-export const CONFIG = { settings: ProviderSettings, environment: SETTING_ENVIRONMENT };
+export const CONFIG = {
+  settings: ProviderSettings,
+  environment: Object.fromEntries(Object.entries(SETTINGS as Record<string, SettingDeclaration>).flatMap(([name, { env }]) => (env === undefined ? [] : [[name, env]]))) as Readonly<Record<string, string>>,
+};
 
 /** Held by test/plugin/schema.test.ts: the PiiOptOutRequest inputs are those `check` accepts, but the host's own. */
 export const PII_DECLARED_INPUTS = { declared: PII_INPUT_NAMES, accepted: Object.keys(DeclaredInputs.shape).filter((name) => name !== "resourceName") };
