@@ -3,7 +3,7 @@ import { isUnknown } from "../rules";
 import { checkConnection, type AccountNeed } from "../connection-check/probe";
 import { connectionFailureWords, describeAccount } from "../connection-check/words";
 import { accountSettings, report, sharedClient } from "./runtime";
-import type { PropertyFailure } from "./calls";
+import { changeKind, type PropertyChanges, type PropertyFailure } from "./calls";
 import { ACCOUNTS_CONFIG_KEY, type ConnectionSettings } from "./settings";
 
 /**
@@ -228,4 +228,25 @@ export function accountChange(resource: string, olds: Record<string, unknown>, n
       "it is replaced, made in the new account and then deleted from the old one",
   );
   return { changed: true, replace: true };
+}
+
+/** What the caller of {@link accountChanges} knows that the values do not say. */
+export interface AccountContext {
+  /**
+   * Whether the resource's account changes so that it is replaced, as {@link accountChange} planned
+   * it: false when another name is the same account (a renamed entry of `insights:accounts`: an
+   * update). Left out, any change of `account` replaces the resource.
+   */
+  accountReplaced?: boolean;
+}
+
+/**
+ * The change at `account` between the recorded outputs `olds` and the inputs `news`: added,
+ * deleted or updated as the name changes, replacing the resource unless `context` says the name
+ * is the same account; a replacement planned without a change of name is an update that replaces.
+ */
+export function accountChanges(olds: Record<string, unknown>, news: Record<string, unknown>, { accountReplaced }: AccountContext = {}): PropertyChanges {
+  const kind = changeKind(olds.account, news.account);
+  if (kind !== undefined) return { account: { kind, replace: accountReplaced !== false } };
+  return accountReplaced === true ? { account: { kind: "update", replace: true } } : {};
 }

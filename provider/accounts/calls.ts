@@ -25,12 +25,41 @@ export function byProperty(failures: ReadonlyArray<{ path: string; reason: strin
   return failures.map(({ path, reason }) => ({ property: path.split(/[.[]/)[0]!, reason: `${path}: ${reason}` }));
 }
 
-/** What `diff()` plans: whether anything changes, and the properties whose change replaces the object. */
+/** The kind of a change at a property path: added, deleted or updated there. */
+export type PropertyChangeKind = "add" | "delete" | "update";
+
+/** One changed property of a plan: its kind, and whether its change replaces the object. */
+export interface PropertyChange {
+  kind: PropertyChangeKind;
+  replace: boolean;
+}
+
+/**
+ * The changed properties of a plan by path, as a program's inputs spell them and the engine shows
+ * them (`rules.rules[1].value`, `filters["san-jose"].name`, `account`).
+ */
+export type PropertyChanges = Record<string, PropertyChange>;
+
+/** The kind of a change from `before` to `after`: none for JSON-equal values, added or deleted for a side left out. */
+export function changeKind(before: unknown, after: unknown): PropertyChangeKind | undefined {
+  if (before === undefined && after === undefined) return undefined;
+  if (before === undefined || after === undefined) return before === undefined ? "add" : "delete";
+  return JSON.stringify(before) === JSON.stringify(after) ? undefined : "update";
+}
+
+/**
+ * What `diff()` plans: whether anything changes, the properties whose change replaces the object,
+ * and where each change is. A host that can show where (the provider plugin's detailed diff,
+ * docs/provider-plugins.md rule 8) forwards `paths`; the dynamic-provider host, which cannot, leaves
+ * them.
+ */
 export interface PlannedDiff {
   /** True when the object changes (in place or by replacement). */
   changes: boolean;
   /** The properties whose change makes the engine replace the object (`account`). */
   replaces: string[];
+  /** Each changed property's path and kind; empty when a change cannot be placed (it is still a change). */
+  paths: PropertyChanges;
 }
 
 /**

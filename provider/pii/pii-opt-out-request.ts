@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { InternalServerError, RateLimitError } from "../client/core/errors";
-import { PartialFailureError, type PlannedDiff, type PropertyFailure, type ResourceCore } from "../accounts/calls";
+import { changeKind, PartialFailureError, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
 import { outcomeWait, report, sharedClient } from "../accounts/runtime";
 import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus, type TrackedRequest } from "./progress";
 import { redactor } from "./redact";
@@ -18,7 +18,7 @@ import {
   type OptOutDeclaration,
 } from "./inputs";
 import { revealed, wireSecret, type WireSecret } from "../accounts/wire-secret";
-import { accountChange, accountOutputs, boundAccount, checkAccountConnection, declaredAccount, type AccountOutputs } from "../accounts/binding";
+import { accountChange, accountChanges, accountOutputs, boundAccount, checkAccountConnection, declaredAccount, type AccountOutputs } from "../accounts/binding";
 import type { AccountNeed } from "../connection-check/probe";
 import { identifierSetDigest, newDigestSalt, type IdentifierKind } from "./digest";
 import { buildReceipt, type PiiOptOutReceipt } from "./receipt";
@@ -364,7 +364,16 @@ export const piiOptOutRequestCore: ResourceCore<PiiOptOutOutputs> = {
     if (unfinished && replaces.length === 0) {
       report(`${labelOf(before)}: status ${stored.status ?? "unknown"}; the update resumes the submission or the wait (no request is made again)`);
     }
-    return { changes: replaces.length > 0 || settings.length > 0 || unfinished || account.changed, replaces };
+    // Where: each replaced personal list (compared as sets above, never again), each wait setting, the account.
+    const paths: PropertyChanges = {};
+    for (const property of PERSONAL_PROPERTIES.filter((candidate) => replaces.includes(candidate))) {
+      paths[property] = { kind: olds[property] === undefined ? "add" : news[property] === undefined ? "delete" : "update", replace: true };
+    }
+    for (const property of settings) {
+      paths[property] = { kind: changeKind(olds[property], news[property] ?? OPT_OUT_DEFAULTS[property as keyof typeof OPT_OUT_DEFAULTS]) ?? "update", replace: false };
+    }
+    Object.assign(paths, accountChanges(olds, news, { accountReplaced: account.replace }));
+    return { changes: replaces.length > 0 || settings.length > 0 || unfinished || account.changed, replaces, paths };
   },
 
   /** Submits the identifiers in batches of 100 and, by default, waits until every request is FINISHED. */

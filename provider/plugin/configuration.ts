@@ -7,7 +7,7 @@ import { configureMatchEstimate } from "../match-estimate/preview";
 import { unknownProperties } from "../schema/suggest";
 import { PACKAGE_NAME } from "./tokens";
 import { containsSecret, revealed, type PropertyMap } from "./wire";
-import type { DiffAnswer, Failure } from "./resources";
+import type { DiffAnswer, Failure } from "./core-adapter";
 
 /**
  * The provider's settings (docs/provider-plugins.md rule 5): the stack's `insights:*` config of the

@@ -4,7 +4,7 @@ import "../data";
 import { dataSourceDefinitions } from "../data/define";
 import { accountSettings, sharedClient } from "../accounts/runtime";
 import { isJsonObject } from "../schema";
-import type { Failure } from "./resources";
+import type { Failure } from "./core-adapter";
 import { unknownToken } from "./tokens";
 import { containsSecret, revealed, secretProperties, type PropertyMap } from "./wire";
 

@@ -13,7 +13,8 @@ import { checkConfig, configure, diffConfig } from "./configuration";
 import type { EngineLog } from "./engine-log";
 import { invoke } from "./functions";
 import { PACKAGE_SCHEMA_TEXT } from "./package-schema";
-import { adapterOf, isPartialFailure, NotServedError, type DiffAnswer, type Failure, type ResourceCall } from "./resources";
+import type { DiffAnswer, Failure, ResourceCall } from "./core-adapter";
+import { adapterOf, isPartialFailure, NotServedError } from "./resources";
 import { propertiesOf, structOf } from "./wire";
 
 /**
@@ -114,7 +115,7 @@ export function diffResponse(answer: DiffAnswer): providerProto.DiffResponse {
     for (const [path, change] of Object.entries(answer.detailedDiff)) {
       const entry = new providerProto.PropertyDiff();
       entry.setKind(KINDS[change.kind][change.replace ? 1 : 0]);
-      entry.setInputdiff(change.inputDiff);
+      entry.setInputdiff(change.inputDiff ?? false);
       detailed.set(path, entry);
       diffs.add(topLevelProperty(path));
       if (change.replace) replaces.add(topLevelProperty(path));

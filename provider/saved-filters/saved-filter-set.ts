@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { accountChange, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountOutputs } from "../accounts/binding";
-import { PartialFailureError, type PlannedDiff, type PropertyFailure, type ResourceCore } from "../accounts/calls";
+import { accountChange, accountChanges, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountContext, type AccountOutputs } from "../accounts/binding";
+import { changeKind, PartialFailureError, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
+import { withoutSecretMarkers } from "../accounts/wire-secret";
 import { report } from "../accounts/runtime";
 import { UnknownOutcomeError } from "../client/core/outcome";
 import { matchEstimateLines } from "../match-estimate/preview";
@@ -11,11 +12,11 @@ import { describeChoices, unknownProperties } from "../schema/suggest";
 import { FilterItemError } from "./gateway/refusals";
 import { claimFilters, sharedFilterGateway } from "./gateways";
 import { accountLookups } from "./lookups";
-import { checkDeclaredFilter, DeclaredFilter, MANAGED_PROPERTIES, type LookupReader } from "./model/declared";
+import { checkDeclaredFilter, DeclaredFilter, MANAGED_PROPERTIES, propertyPath, type LookupReader } from "./model/declared";
 import { planMembers, type MembersState } from "./model/plan";
-import { describeRulesChange, desiredState, plannedChanges, RULES_DIFF_LEGEND, type FilterState } from "./model/state";
+import { describeRulesChange, desiredState, filterChanges, plannedChanges, RULES_DIFF_LEGEND, type FilterState } from "./model/state";
 import { perform, readFilters } from "./reconciler";
-import { FILTER_NEEDS } from "./saved-filter";
+import { asPaths, FILTER_NEEDS } from "./saved-filter";
 
 /** The outputs recorded in the state, with the account the members live in. */
 export interface SavedFilterSetOutputs extends Partial<AccountOutputs> {
@@ -200,6 +201,32 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
   return { outputs, failures, message };
 }
 
+/**
+ * Where a SavedFilterSet changes from its recorded outputs `olds` to the declared `news`: each member
+ * by key (added, deleted, or changed property by property below `filters.<key>`, its name defaulting
+ * to its key), members not known yet as a change of `filters`, the adoption map, and `account`, whose
+ * change to another account replaces the set. Secrets are compared by their values.
+ */
+export function savedFilterSetChanges(olds: Record<string, unknown>, news: Record<string, unknown>, context: AccountContext = {}): PropertyChanges {
+  const [before, after] = [withoutSecretMarkers(olds) as Record<string, unknown>, withoutSecretMarkers(news) as Record<string, unknown>];
+  const paths: PropertyChanges = {};
+  if (isUnknown(after.filters) || !isJsonObject(after.filters)) {
+    paths.filters = { kind: "update", replace: false };
+  } else {
+    const [oldMembers, newMembers] = [isJsonObject(before.filters) ? before.filters : {}, after.filters];
+    for (const key of [...new Set([...Object.keys(oldMembers), ...Object.keys(newMembers)])].sort()) {
+      const path = propertyPath("filters", key);
+      const [old, current] = [oldMembers[key], newMembers[key]];
+      if (old === undefined || current === undefined || !isJsonObject(old) || !isJsonObject(current)) {
+        const kind = changeKind(old, current);
+        if (kind !== undefined) paths[path] = { kind, replace: false };
+      } else Object.assign(paths, asPaths(filterChanges(old, withDefaultName(key, current), path)));
+    }
+  }
+  const adopt = changeKind(before.adopt, after.adopt);
+  return { ...paths, ...(adopt === undefined ? {} : { adopt: { kind: adopt, replace: false } }), ...accountChanges(before, after, context) };
+}
+
 /** Lines that show one member's planned change, or none when it does not change. */
 async function describeMember(key: string, member: unknown, previous: Partial<SavedFilterSetOutputs>, adopt: unknown, account: string | undefined): Promise<string[]> {
   const path = memberPath(key);
@@ -273,9 +300,10 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
     const account = accountChange(labelOf(id), olds, news);
     const replaces = account.replace ? ["account"] : [];
     claimFilters(declaredAccount(olds), Object.values(previous.ids ?? {}));
+    const paths = savedFilterSetChanges(olds, news, { accountReplaced: account.replace });
     if (isUnknown(news.filters) || !isJsonObject(news.filters)) {
       report("SavedFilterSet: the members are not known until apply");
-      return { changes: true, replaces };
+      return { changes: true, replaces, paths };
     }
     const filters = news.filters;
     const changed = (await Promise.all(Object.entries(filters).map(([key, member]) => describeMember(key, member, previous, news.adopt, declaredAccount(news))))).filter((lines) => lines.length > 0);
@@ -287,7 +315,7 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
       const summary = `${count("+")} to add, ${count("~")} to change, ${removed.length} to remove`;
       report([`SavedFilterSet (${Object.keys(filters).length} members): ${summary}`, ...[...changed, ...removed].flat()]);
     }
-    return { changes: changed.length + removed.length > 0 || account.changed, replaces };
+    return { changes: changed.length + removed.length > 0 || account.changed, replaces, paths };
   },
 
   /** Creates (or adopts) every member with bulk calls; members that fail leave a partial failure. */

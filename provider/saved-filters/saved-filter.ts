@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { accountChange, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountOutputs } from "../accounts/binding";
-import { byProperty, type PlannedDiff, type PropertyFailure, type ResourceCore } from "../accounts/calls";
+import { accountChange, accountChanges, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountContext, type AccountOutputs } from "../accounts/binding";
+import { byProperty, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
+import { withoutSecretMarkers } from "../accounts/wire-secret";
 import { report } from "../accounts/runtime";
 import type { AccountNeed } from "../connection-check/probe";
 import { matchEstimateLines } from "../match-estimate/preview";
@@ -9,7 +10,7 @@ import { claimFilters, sharedFilterGateway } from "./gateways";
 import { accountLookups } from "./lookups";
 import { checkDeclaredFilter, DeclaredFilter } from "./model/declared";
 import { planMembers, type MembersState } from "./model/plan";
-import { describeRulesChange, desiredState, plannedChanges, RULES_DIFF_LEGEND, type FilterState } from "./model/state";
+import { changedProperties, describeRulesChange, desiredState, filterChanges, RULES_DIFF_LEGEND, type FilterChange, type FilterState } from "./model/state";
 import { perform, readFilters } from "./reconciler";
 
 /** What a saved filter needs of its account, checked at preview (connection-check/probe.ts): every `/bulk_filters` endpoint is behind the feature (docs/api.md 1). */
@@ -45,6 +46,21 @@ function labelOf(properties: Record<string, unknown> | undefined, id?: string): 
 function withContext(name: string, action: string, error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
   return new Error(`SavedFilter "${name}": ${action} failed: ${message}`, { cause: error });
+}
+
+/** `changes` as a plan's paths: none replaces the filter. */
+export function asPaths(changes: readonly FilterChange[]): PropertyChanges {
+  return Object.fromEntries(changes.map(({ path, kind }) => [path, { kind, replace: false }]));
+}
+
+/**
+ * Where a SavedFilter changes from its recorded outputs `olds` to the declared `news`: its managed
+ * properties at their paths (saved-filters/model/state.ts `filterChanges`), secrets compared by their
+ * values, and `account`, whose change to another account replaces the resource.
+ */
+export function savedFilterChanges(olds: Record<string, unknown>, news: Record<string, unknown>, context: AccountContext = {}): PropertyChanges {
+  const [before, after] = [withoutSecretMarkers(olds) as Record<string, unknown>, withoutSecretMarkers(news) as Record<string, unknown>];
+  return { ...asPaths(filterChanges(before, after)), ...accountChanges(before, after, context) };
 }
 
 /** Performs the plan of the one member and answers its state, or throws its failure. */
@@ -96,13 +112,14 @@ export const savedFilterCore: ResourceCore<SavedFilterOutputs> = {
     const account = accountChange(labelOf(news, id), olds, news);
     claimFilters(declaredAccount(olds), [id]);
     const current = olds as Partial<SavedFilterInput>;
-    const changed = plannedChanges(current, news);
+    const paths = savedFilterChanges(olds, news, { accountReplaced: account.replace });
+    const changed = changedProperties(Object.keys(paths));
     const text = describeRulesChange(current, news, changed);
     if (text) {
       const estimate = await matchEstimateLines(news.rules, current.rules, declaredAccount(news));
       report([`SavedFilter "${String(news.name)}": rules change ${RULES_DIFF_LEGEND}`, ...text.replace(/\n+$/, "").split("\n"), ...estimate]);
     }
-    return { changes: changed.length > 0 || account.changed, replaces: account.replace ? ["account"] : [] };
+    return { changes: changed.length > 0 || account.changed, replaces: account.replace ? ["account"] : [], paths };
   },
 
   /**

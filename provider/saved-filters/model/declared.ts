@@ -43,6 +43,16 @@ export interface PathFailure {
   reason: string;
 }
 
+/**
+ * The path of `key` below `base`, as the engine shows property paths: `base.key`, or `base["key"]`
+ * for a key that is not a plain name (a member key such as `san-jose`).
+ */
+export function propertyPath(base: string, key: string): string {
+  const step = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : `[${JSON.stringify(key)}]`;
+  if (base === "" || step.startsWith("[")) return `${base}${step}`;
+  return `${base}.${step}`;
+}
+
 /** `base` and a path below it: `filters["x"]` + `rules.rules[0]` -> `filters["x"].rules.rules[0]`. */
 export function joinPath(base: string, path: string): string {
   if (base === "") return path;

@@ -1,6 +1,6 @@
-import { describeRulesDiff, isUnknown, rulesEqual } from "../../rules";
+import { describeRulesDiff, isUnknown, ruleTreeChanges, type RuleTreeChange } from "../../rules";
 import type { RuleGroup, SavedFilter, SavedFilterInput } from "../../schema";
-import { BOOLEAN_DEFAULTS, MANAGED_PROPERTIES, type DeclaredFilter, type ManagedProperty } from "./declared";
+import { BOOLEAN_DEFAULTS, MANAGED_PROPERTIES, propertyPath, type DeclaredFilter, type ManagedProperty } from "./declared";
 
 /**
  * The state of saved filters: what the account should hold (the desired state of a declaration),
@@ -89,25 +89,56 @@ export function recordedState(outputs: FilterState): FilterState {
   };
 }
 
-function sameValue(property: ManagedProperty, current: unknown, desired: unknown): boolean {
-  if (property === "rules") {
-    return current !== undefined && desired !== undefined && rulesEqual(current as RuleGroup, desired as RuleGroup);
-  }
-  return current === desired;
+/** A change of one property of a filter at its path (`rules.rules[1].value`, `filters.austin.name`). */
+export type FilterChange = RuleTreeChange;
+
+/** The API's value of a managed property a declaration leaves out, if it has one. */
+function apiDefault(property: ManagedProperty): unknown {
+  return property in BOOLEAN_DEFAULTS ? BOOLEAN_DEFAULTS[property as keyof typeof BOOLEAN_DEFAULTS] : undefined;
 }
 
 /**
- * The managed properties that change from `current` to `news` (inputs as a preview sees them, or a
- * {@link desiredState}): compared on canonical forms (reordering never diffs, nor the server's own
- * ordering), defaults filled in, values not known yet counted as changes.
+ * The changes of the managed properties from `current` (a recorded state) to `news` (inputs as a
+ * preview sees them, or a {@link desiredState}), each at its path below `base`: the API's defaults
+ * filled in, rule trees compared on their canonical forms (reordering never diffs, nor the server's
+ * own ordering) and placed at the path of the tree as it is (rules/diff.ts `ruleTreeChanges`), a
+ * value not known yet counted as a change.
  */
-export function plannedChanges(current: Partial<SavedFilterInput>, news: Readonly<Partial<Record<ManagedProperty, unknown>>>): ManagedProperty[] {
-  return MANAGED_PROPERTIES.filter((property) => {
-    const next = news[property];
-    if (isUnknown(next)) return true;
-    const desired = next ?? (property in BOOLEAN_DEFAULTS ? BOOLEAN_DEFAULTS[property as keyof typeof BOOLEAN_DEFAULTS] : undefined);
-    return !sameValue(property, current[property], desired);
+export function filterChanges(current: object, news: object, base = ""): FilterChange[] {
+  return MANAGED_PROPERTIES.flatMap((property): FilterChange[] => {
+    const path = propertyPath(base, property);
+    const old = (current as Record<string, unknown>)[property];
+    const next = (news as Record<string, unknown>)[property] ?? apiDefault(property);
+    if (old === undefined && next === undefined) return [];
+    if (old === undefined || next === undefined) return [{ path, kind: old === undefined ? "add" : "delete" }];
+    if (property === "rules") return ruleTreeChanges(old, next, path);
+    return old === next ? [] : [{ path, kind: "update" }];
   });
+}
+
+/** The managed properties that the changed `paths` (of {@link filterChanges} at `base`) lie in, in display order. */
+export function changedProperties(paths: readonly string[], base = ""): ManagedProperty[] {
+  return MANAGED_PROPERTIES.filter((property) => {
+    const at = propertyPath(base, property);
+    return paths.some((path) => path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`));
+  });
+}
+
+/** The managed properties that change from `current` to `news`, as {@link filterChanges} finds them. */
+export function plannedChanges(current: object, news: object): ManagedProperty[] {
+  return changedProperties(filterChanges(current, news).map((change) => change.path));
+}
+
+/**
+ * A filter's managed properties as a program declares them: what the account holds, with the
+ * API's defaults, empty categories and missing values left out, as a program leaves them out. What
+ * `pulumi import` of the plugin answers as inputs, and what `pulumi-insights import` writes.
+ */
+export function declaredProperties(filter: Readonly<Record<string, unknown>>): Partial<Record<ManagedProperty, unknown>> {
+  return Object.fromEntries(MANAGED_PROPERTIES.flatMap((property) => {
+    const value = filter[property];
+    return value === undefined || value === null || value === "" || value === apiDefault(property) ? [] : [[property, value]];
+  }));
 }
 
 /**
