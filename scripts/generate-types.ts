@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { SCHEMA_META_KEYS, SHAPES, TYPESCRIPT_TYPES } from "../provider/schema/meta";
+import { lineage, SCHEMA_META_KEYS, SHAPES, TYPESCRIPT_TYPES } from "../provider/schema/meta";
 import { PUBLIC_TYPE_FILES, type PublicType, type PublicTypeFile } from "./public-types";
 
 /**
@@ -11,20 +11,19 @@ import { PUBLIC_TYPE_FILES, type PublicType, type PublicTypeFile } from "./publi
  * `npm run types` writes them; test/generated-types.test.ts fails while a checked-in file differs
  * from what this writes, and test/records.test.ts checks each interface against zod's own type.
  *
- * What the schemas are read for (provider/schema/meta.ts), which a second generator, the Pulumi
- * package schema of the provider plugin, can rely on as this one does:
+ * What the schemas are read for (provider/schema/meta.ts), which the second generator, the Pulumi
+ * package schema of the provider plugin, relies on as this one does (it reads them as JSON Schema
+ * through meta.ts `jsonSchemaOf`, with the same shapes):
  * - the structure: zod 4's `_zod.def` (object shapes, optional members, arrays, unions, enums,
  *   records, `looseObject` for answers that keep unknown fields, `strictObject` for parameters);
  * - `description` of zod's global registry on every member and every named type: this script
  *   refuses a member without one, so each generated member has its TSDoc;
  * - `secret: true` on personal data and credentials (the only other key allowed there);
- * - `SHAPES`: what a transform gives (`output`, for answers) or takes (`input`, for parameters);
+ * - `SHAPES`: what a transform gives (`output`, for answers) or takes (`input`, for parameters), and
+ *   the portable form other languages use instead (read by the plugin's generator only);
  * - `TYPESCRIPT_TYPES`: a TypeScript-only spelling, which other languages ignore;
  * - scripts/public-types.ts: the name, the direction (input or output) and the file of each type;
  *   a schema met again below another one is written as a reference to its name.
- * {@link jsonSchemaOf} reads a schema as JSON Schema through `z.toJSONSchema`, with the declared
- * shapes applied: `description` and `secret: true` come through on each property, the names Pulumi's
- * package schema gives them too.
  */
 
 /** A zod schema as this generator reads it. */
@@ -50,13 +49,6 @@ interface Definition {
 
 function definitionOf(node: Node): Definition {
   return node._zod.def as unknown as Definition;
-}
-
-/** `node` and the schemas it was cloned from by `.describe()` or `.meta()`, nearest first. */
-function lineage(node: Node): Node[] {
-  const nodes: Node[] = [];
-  for (let current: Node | undefined = node; current !== undefined; current = current._zod.parent) nodes.push(current);
-  return nodes;
 }
 
 /** Where the types are written, by schema: the name a schema met below another is written as. */
@@ -322,25 +314,6 @@ export function generatedText(file: PublicTypeFile, files: readonly PublicTypeFi
     docComment(file.description, ""),
   ];
   return `${[header.join("\n").trimStart(), ...declarations].join("\n\n")}\n`;
-}
-
-/**
- * `node` as JSON Schema (draft 2020-12) in one direction, as zod writes it, with the shapes that
- * transforms declare (provider/schema/meta.ts) in place of what zod cannot write; recursive types
- * go to `$defs`. Each property keeps its `description` and `secret`.
- */
-export function jsonSchemaOf(node: Node, mode: "input" | "output"): Record<string, unknown> {
-  return z.toJSONSchema(node, {
-    io: mode,
-    unrepresentable: "any",
-    cycles: "ref",
-    override: ({ zodSchema, jsonSchema }) => {
-      const shape = lineage(zodSchema as Node).map((ancestor) => SHAPES.get(ancestor)?.[mode]).find((found) => found !== undefined);
-      if (shape === undefined) return;
-      const { $schema: _dialect, ...declared } = jsonSchemaOf(shape, mode);
-      Object.assign(jsonSchema, declared);
-    },
-  }) as Record<string, unknown>;
 }
 
 /** The repository's root, from the source or from the build (dist/scripts). */

@@ -66,7 +66,7 @@ export const PII_DAYS_AHEAD = 2;
  */
 export const Identifier = declareShape(
   z.union([z.string().min(1), z.number().finite()]).transform((id) => String(id)),
-  { output: z.string() },
+  { output: z.string(), portable: z.string() },
 );
 
 /**

@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { Identifier } from "../../schema/assumptions";
 import { FilterFindByNameParams, FilterGetParams, FilterListQuery } from "../../client/filters";
 import { ALERT_PARAMS } from "../../client/alerts";
 import { metricParamSchemas } from "../../client/metrics";
 import { PiiGetParams, PiiListQuery } from "../../client/pii";
 import { sessionParamSchemas } from "../../client/sessions";
-import { DateInput, ExplicitRange } from "../../client/core/time-range";
+import { ExplicitRange } from "../../client/core/time-range";
 import { DeclaredInputs, OPT_OUT_DEFAULTS } from "../../pii/inputs";
 import { TrackedRequest } from "../../pii/progress";
 import { RECEIPT_FORMAT } from "../../pii/receipt";
@@ -625,17 +624,6 @@ const ENUM_NAMES = new Map<string, string>(
 export function enumName(values: readonly string[]): string | undefined {
   return ENUM_NAMES.get(JSON.stringify(values));
 }
-
-/**
- * Schemas whose JSON Schema form is not their Pulumi form, in both directions: an identifier the
- * service sends as a number or a string is a string once read (provider/schema/assumptions.ts), and
- * so in every SDK; a point in time is a string or a number on the wire.
- */
-export const SHAPES = new Map<z.ZodType, z.ZodType>([
-  [Identifier, z.string()],
-  // A `Date` is TypeScript's own: a program in another language gives the text or the number.
-  [DateInput, z.union([z.string(), z.number()]).describe("A point in time: an ISO 8601 string, or epoch milliseconds.")],
-]);
 
 /** The provider's settings: config variables and provider inputs, with the environment variable each falls back to. */
 export const CONFIG = {
