@@ -5,6 +5,7 @@ import { connectionFailureWords, describeAccount } from "../connection-check/wor
 import { accountSettings, report, sharedClient } from "./runtime";
 import { changeKind, type PropertyChanges, type PropertyFailure } from "./calls";
 import { ACCOUNTS_CONFIG_KEY, type ConnectionSettings } from "./settings";
+import type { AccountOutputs, RecordedAccount } from "../schema/resource-records";
 
 /**
  * Which account a resource belongs to (README "Accounts"). Every resource records in its state the
@@ -15,21 +16,7 @@ import { ACCOUNTS_CONFIG_KEY, type ConnectionSettings } from "./settings";
  * settings.
  */
 
-/** The account a resource belongs to, as its state records it: never the secret. */
-export interface RecordedAccount {
-  /** The API's base URL. */
-  baseUrl: string;
-  /** The API client id. */
-  clientId: string;
-}
-
-/** The outputs that say where a resource lives: the declared account name (if any) and its record. */
-export interface AccountOutputs {
-  /** The name in `insights:accounts`, as declared; absent for the stack's default settings. */
-  account?: string;
-  /** The account the resource's ids belong to. */
-  recordedAccount: RecordedAccount;
-}
+export type { AccountOutputs, RecordedAccount } from "../schema/resource-records";
 
 /** The base URL as compared: the URL's normal form without trailing slashes. */
 function normalBaseUrl(baseUrl: string): string {

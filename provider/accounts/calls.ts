@@ -1,3 +1,5 @@
+import type { z } from "zod";
+
 /**
  * What a resource's core answers, as every host adapts it: the failures of `check()` by property,
  * the plan of `diff()`, and a failure after the object was (partly) made. The dynamic-provider host
@@ -100,4 +102,22 @@ export interface ResourceCore<Outputs extends object> {
   update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Outputs>;
   /** Deletes the object (one already gone counts as deleted). */
   delete(id: string, olds: Record<string, unknown>): Promise<void>;
+}
+
+/**
+ * @internal
+ * What a resource is, declared once beside its core: its description, its inputs (with their
+ * descriptions, defaults, secrets and checks) and its outputs. The TypeScript types of the resource
+ * (scripts/generate-types.ts), the provider plugin's package schema (provider/plugin/schema/) and
+ * the outputs a dynamic resource registers (host/shim.ts) are written from it.
+ */
+export interface ResourceDeclaration {
+  /** What the resource is and does. */
+  description: string;
+  /** What a program gives. */
+  inputs: z.ZodObject;
+  /** What the state records: the object's properties. */
+  outputs: z.ZodObject;
+  /** Inputs whose change makes the provider replace the resource (the schema's `willReplaceOnChanges`). */
+  replacedBy: readonly string[];
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { InternalServerError, RateLimitError } from "../client/core/errors";
 import { changeKind, PartialFailureError, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
 import { outcomeWait, report, sharedClient } from "../accounts/runtime";
-import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus, type TrackedRequest } from "./progress";
+import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus } from "./progress";
 import { redactor } from "./redact";
 import { batchesOf, Submission } from "./submission";
 import { refreshStatuses, waitUntilFinished, WaitTimeoutError } from "./waiting";
@@ -18,41 +18,20 @@ import {
   type OptOutDeclaration,
 } from "./inputs";
 import { revealed, wireSecret, type WireSecret } from "../accounts/wire-secret";
-import { accountChange, accountChanges, accountOutputs, boundAccount, checkAccountConnection, declaredAccount, type AccountOutputs } from "../accounts/binding";
+import { accountChange, accountChanges, accountOutputs, boundAccount, checkAccountConnection, declaredAccount } from "../accounts/binding";
+import type { PiiOptOutRequestOutputs } from "../schema/resource-records";
 import type { AccountNeed } from "../connection-check/probe";
 import { identifierSetDigest, newDigestSalt, type IdentifierKind } from "./digest";
 import { buildReceipt, type PiiOptOutReceipt } from "./receipt";
 import { describeVerification, verifyDeletion, type DeletionVerification } from "./verification";
 
-/** The outputs recorded in the state. Personal values are secret markers; the rest is plain (the account included). */
-export interface PiiOptOutOutputs extends AccountOutputs {
-  viewerIds?: WireSecret<string[]>;
-  userIds?: WireSecret<string[]>;
-  notificationEmails?: WireSecret<string[]>;
-  identifierKind: IdentifierKind;
-  identifierCount: number;
-  /** Salted scrypt digest of the identifier set (provider/pii/digest.ts), and its salt. */
-  identifierDigest: string;
-  identifierDigestSalt: string;
-  /** Every request that processes the identifiers, submitted or adopted. */
-  requests: TrackedRequest[];
-  status: OverallStatus;
-  batchCount: number;
-  batchesSubmitted: number;
-  /** Identifiers the service already had (processed by adopted requests, or untracked). */
-  previouslySubmitted: number;
-  /** Previously submitted identifiers whose earlier request the list did not show. */
-  untracked: number;
-  waitForCompletion: boolean;
-  waitTimeoutSeconds: number;
-  pollIntervalSeconds: number;
-  verifyDeletion: boolean;
-  resourceName?: string;
-  /** The deletion check after FINISHED (provider/pii/verification.ts); absent before it or with `verifyDeletion` false. */
-  verification?: DeletionVerification;
-  /** The audit receipt (provider/pii/receipt.ts). */
-  receipt: PiiOptOutReceipt;
-}
+/**
+ * The outputs recorded in the state (./opt-out-properties.ts): the personal lists as secret markers,
+ * which the engine stores encrypted whatever the host; the rest plain (the account included).
+ */
+export type PiiOptOutOutputs = Omit<PiiOptOutRequestOutputs, (typeof PERSONAL_PROPERTIES)[number]> & {
+  [Property in (typeof PERSONAL_PROPERTIES)[number]]?: WireSecret<string[]>;
+};
 
 /** The parts of stored outputs the host reads back (tolerant: older or partial states parse too). */
 const StoredOutputs = z.looseObject({

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import { accountChange, accountChanges, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountContext, type AccountOutputs } from "../accounts/binding";
 import { changeKind, PartialFailureError, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
 import { withoutSecretMarkers } from "../accounts/wire-secret";
@@ -9,6 +8,8 @@ import { matchEstimateLines } from "../match-estimate/preview";
 import { isUnknown } from "../rules";
 import { isJsonObject } from "../schema";
 import { describeChoices, unknownProperties } from "../schema/suggest";
+import type { SavedFilterSetOutputs as DeclaredOutputs } from "../schema/resource-records";
+import { SAVED_FILTER_SET } from "./filter-properties";
 import { FilterItemError } from "./gateway/refusals";
 import { claimFilters, sharedFilterGateway } from "./gateways";
 import { accountLookups } from "./lookups";
@@ -18,20 +19,12 @@ import { describeRulesChange, desiredState, filterChanges, plannedChanges, RULES
 import { perform, readFilters } from "./reconciler";
 import { asPaths, FILTER_NEEDS } from "./saved-filter";
 
-/** The outputs recorded in the state, with the account the members live in. */
-export interface SavedFilterSetOutputs extends Partial<AccountOutputs> {
-  /** The filter id of each member, by member key. */
-  ids: Record<string, string>;
-  /** Each member as the account holds it, by member key. */
-  filters: Record<string, FilterState>;
-  /** The adoption map as declared (it only matters when a member is added). */
-  adopt?: Record<string, string>;
-  /**
-   * Members whose create had an unknown outcome (client/core/outcome.ts): the next update looks for
-   * the filter that create may have made and adopts it instead of creating another.
-   */
-  unknownOutcome?: string[];
-}
+/**
+ * The outputs recorded in the state (./filter-properties.ts), and the members whose create had an
+ * unknown outcome (client/core/outcome.ts): the next update looks for the filter that create may
+ * have made and adopts it instead of creating another.
+ */
+type SavedFilterSetOutputs = Omit<DeclaredOutputs, keyof AccountOutputs> & Partial<AccountOutputs> & { unknownOutcome?: string[] };
 
 /** A member's shape for messages: a SavedFilter's properties, `name` defaulting to the member key. */
 const MEMBER_SHAPE = `{${MANAGED_PROPERTIES.map((property) => (property === "rules" ? property : `${property}?`)).join(", ")}}`;
@@ -39,11 +32,7 @@ const MEMBER_SHAPE = `{${MANAGED_PROPERTIES.map((property) => (property === "rul
 const NUMERIC_ID = /^\d+$/;
 
 /** The inputs as `create` and `update` receive them (after a successful check). */
-const DeclaredSet = z.object({
-  filters: z.record(z.string(), z.record(z.string(), z.unknown())),
-  adopt: z.record(z.string(), z.string().regex(NUMERIC_ID)).optional(),
-  account: z.string().optional(),
-});
+const DeclaredSet = SAVED_FILTER_SET.inputs;
 
 /** A member's declaration, keyed and parsed, with the name defaulted to the key. */
 interface Member {

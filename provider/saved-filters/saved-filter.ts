@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { accountChange, accountChanges, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountContext, type AccountOutputs } from "../accounts/binding";
+import type { z } from "zod";
+import { accountChange, accountChanges, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountContext } from "../accounts/binding";
 import { byProperty, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
 import { withoutSecretMarkers } from "../accounts/wire-secret";
 import { report } from "../accounts/runtime";
@@ -8,7 +8,9 @@ import { matchEstimateLines } from "../match-estimate/preview";
 import type { SavedFilterInput } from "../schema";
 import { claimFilters, sharedFilterGateway } from "./gateways";
 import { accountLookups } from "./lookups";
-import { checkDeclaredFilter, DeclaredFilter } from "./model/declared";
+import type { SavedFilterOutputs } from "../schema/resource-records";
+import { SAVED_FILTER } from "./filter-properties";
+import { checkDeclaredFilter } from "./model/declared";
 import { planMembers, type MembersState } from "./model/plan";
 import { changedProperties, describeRulesChange, desiredState, filterChanges, RULES_DIFF_LEGEND, type FilterChange, type FilterState } from "./model/state";
 import { perform, readFilters } from "./reconciler";
@@ -16,18 +18,9 @@ import { perform, readFilters } from "./reconciler";
 /** What a saved filter needs of its account, checked at preview (connection-check/probe.ts): every `/bulk_filters` endpoint is behind the feature (docs/api.md 1). */
 export const FILTER_NEEDS: readonly AccountNeed[] = ["bulkFilters"];
 
-/** @internal The inputs a program declares; `adoptId` only matters at create, `account` names where the filter lives. */
-export const SavedFilterInputs = DeclaredFilter.extend({
-  adoptId: z.string().regex(/^\d+$/, "must be the numeric id of an existing saved filter").optional(),
-  account: z.string().optional(),
-});
-type SavedFilterInputs = z.infer<typeof SavedFilterInputs>;
-
-/** The outputs recorded in the state: the filter, the adopted id and the account it lives in. */
-export interface SavedFilterOutputs extends FilterState, AccountOutputs {
-  /** The adopted filter's id, as declared. */
-  adoptId?: string;
-}
+/** The inputs a program declares (./filter-properties.ts); `adoptId` only matters at create, `account` names where the filter lives. */
+const SavedFilterInputs = SAVED_FILTER.inputs;
+type SavedFilterInputs = z.output<typeof SavedFilterInputs>;
 
 /** The key of a SavedFilter's one member in the plans of the reconciler. */
 const MEMBER = "filter";

@@ -93,9 +93,22 @@ function declaredShape(schema: z.core.$ZodType, io: Direction, portable: boolean
  * @internal
  * `schema` as JSON Schema (draft 2020-12) in one direction, as `z.toJSONSchema` writes it, with the
  * declared shapes ({@link declareShape}) in place of what zod cannot write; recursive types go to
- * `$defs`. Each property keeps its `description` and `secret`, a use's own over its shape's.
+ * `$defs`, a recursive shape's too. Each property keeps its `description` and `secret`, a use's own
+ * over its shape's.
  */
 export function jsonSchemaOf(schema: z.core.$ZodType, io: Direction, options: JsonSchemaOptions = {}): Record<string, unknown> {
+  const shapes: Record<string, unknown> = {};
+  const document = readJsonSchema(schema, io, options, shapes, "shape");
+  if (Object.keys(shapes).length > 0) document.$defs = { ...(document.$defs as object | undefined), ...shapes };
+  return document;
+}
+
+/**
+ * {@link jsonSchemaOf} of one document: each declared shape is read as a document of its own, whose
+ * references (`#`, `#/$defs/x`) are moved below `$defs/<id>` of the whole, collected in `shapes`.
+ */
+function readJsonSchema(schema: z.core.$ZodType, io: Direction, options: JsonSchemaOptions, shapes: Record<string, unknown>, prefix: string): Record<string, unknown> {
+  let count = 0;
   return z.toJSONSchema(schema, {
     io,
     unrepresentable: "any",
@@ -107,12 +120,29 @@ export function jsonSchemaOf(schema: z.core.$ZodType, io: Direction, options: Js
         // The use's own description and secret stay (`Identifier.describe("The filter's id.")`).
         const { description, secret } = node;
         for (const key of Object.keys(node)) delete node[key];
-        const { $schema: _dialect, ...declared } = jsonSchemaOf(shape, io, options);
-        Object.assign(node, declared, description === undefined ? {} : { description }, secret === undefined ? {} : { secret });
+        const id = `${prefix}-${count++}`;
+        const { $schema: _dialect, $defs, ...declared } = readJsonSchema(shape, io, options, shapes, id);
+        const moved = moveReferences(declared, id) as Record<string, unknown>;
+        for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, unknown>)) shapes[`${id}-${name}`] = moveReferences(definition, id);
+        shapes[id] = moved;
+        Object.assign(node, moved, description === undefined ? {} : { description }, secret === undefined ? {} : { secret });
       }
       options.annotate?.(zodSchema, node);
     },
   }) as Record<string, unknown>;
+}
+
+/** `value` with the references of its own document (`#`, `#/$defs/x`) moved to `#/$defs/<id>` and `#/$defs/<id>-x`. */
+function moveReferences(value: unknown, id: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => moveReferences(item, id));
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => {
+      if (key !== "$ref" || typeof item !== "string") return [key, moveReferences(item, id)];
+      if (item === "#") return [key, `#/$defs/${id}`];
+      return [key, item.startsWith("#/$defs/") ? `#/$defs/${id}-${item.slice("#/$defs/".length)}` : item];
+    }),
+  );
 }
 
 /**

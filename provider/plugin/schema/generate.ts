@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { packageVersion } from "../../client/core/version";
 import { jsonSchemaOf as readJsonSchema, lineage, type Direction } from "../../schema/meta";
 import { functionToken, PACKAGE_NAME, typeToken } from "../tokens";
@@ -42,20 +42,31 @@ export interface PackageSpec {
   types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
 }
 
-/** The name a schema is declared under, found on it or on a schema it was cloned from (`.describe()`). */
+/**
+ * The name a schema is declared under, found on it or on a schema it was cloned from (`.describe()`),
+ * with the description the declaration gives the type, else the one of the schema so named.
+ */
 function declaredName(schema: z.core.$ZodType): TypeName | undefined {
-  return lineage(schema).map((ancestor) => TYPE_NAMES.get(ancestor as unknown as z.ZodType)).find((name) => name !== undefined);
+  for (const ancestor of lineage(schema)) {
+    const name = TYPE_NAMES.get(ancestor as unknown as z.ZodType);
+    if (name === undefined) continue;
+    const description = name.description ?? z.globalRegistry.get(ancestor)?.description;
+    return { name: name.name, ...(description === undefined ? {} : { description }) };
+  }
+  return undefined;
 }
 
 /**
  * `schema` as JSON Schema in one direction (provider/schema/meta.ts `jsonSchemaOf`): the portable
  * forms other languages use and the shapes its source declares, each named type marked with its
- * declared name.
+ * declared name, outputs without defaults.
  */
 function jsonSchemaOf(schema: z.core.$ZodType, io: Direction): JsonSchema {
   return readJsonSchema(schema, io, {
     portable: true,
     annotate: (zodSchema, node) => {
+      // A default says what an input left out means; an output is always there.
+      if (io === "output") delete node.default;
       const name = declaredName(zodSchema);
       if (name !== undefined) Object.assign(node, { "x-pulumi-type": name.name, ...(name.description === undefined ? {} : { "x-pulumi-description": name.description }) });
     },

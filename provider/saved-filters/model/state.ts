@@ -1,6 +1,8 @@
+import { z } from "zod";
 import { describeRulesDiff, isUnknown, ruleTreeChanges, type RuleTreeChange } from "../../rules";
 import type { RuleGroup, SavedFilter, SavedFilterInput } from "../../schema";
-import { BOOLEAN_DEFAULTS, MANAGED_PROPERTIES, propertyPath, type DeclaredFilter, type ManagedProperty } from "./declared";
+import type * as records from "../../schema/resource-records";
+import { BOOLEAN_DEFAULTS, DeclaredFilter, MANAGED_PROPERTIES, propertyPath, type ManagedProperty } from "./declared";
 
 /**
  * The state of saved filters: what the account should hold (the desired state of a declaration),
@@ -8,33 +10,23 @@ import { BOOLEAN_DEFAULTS, MANAGED_PROPERTIES, propertyPath, type DeclaredFilter
  * two, compared on canonical forms so that a reordering never shows as a change. Pure.
  */
 
-/** A saved filter as the account holds it, as recorded in the state. */
-export interface FilterState {
-  /** The filter's id in the account. */
-  filterId: string;
-  /** The filter's name. */
-  name: string;
-  /** The rule tree as the account holds it. */
-  rules: RuleGroup;
-  /** The category, when the filter has one. */
-  category?: string;
-  /** The subcategory, when the filter has one. */
-  subcategory?: string;
-  /** Offered in the metric-exploration and diagnostics dashboards. */
-  advanced: boolean;
-  /** The API's `content` flag. */
-  content: boolean;
-  /** Whether the filter is enabled. */
-  enabled: boolean;
-  /** When it was created (ISO 8601 with offset). */
-  created?: string;
-  /** When it was last edited (ISO 8601 with offset). */
-  edited?: string;
-  /** Who created it. */
-  creator?: string;
-  /** Who edited it last. */
-  editor?: string;
-}
+/**
+ * @internal
+ * A saved filter as the account holds it, as the resources record it: its id, its properties
+ * (./declared.ts `DeclaredFilter`, the API's defaults filled in) and what the account adds.
+ */
+export const FilterState = z
+  .object({
+    filterId: z.string().describe("The filter's id in the account (also a SavedFilter's resource id)."),
+    ...DeclaredFilter.shape,
+    created: z.string().optional().describe("When the filter was created (ISO 8601 with offset)."),
+    edited: z.string().optional().describe("When the filter was last edited (ISO 8601 with offset)."),
+    creator: z.string().optional().describe("Who created the filter (the API account's user name)."),
+    editor: z.string().optional().describe("Who edited the filter last."),
+  })
+  .describe("A saved filter as the account holds it, as the resources record it.");
+/** A {@link FilterState} (provider/schema/resource-records.ts, written from it). */
+export type FilterState = records.FilterState;
 
 /** The declared state with the API's defaults filled in: what the account should hold. */
 export function desiredState(declared: DeclaredFilter): SavedFilterInput {
