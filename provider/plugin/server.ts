@@ -15,6 +15,7 @@ import { invoke } from "./functions";
 import { PACKAGE_SCHEMA_TEXT } from "./package-schema";
 import type { DiffAnswer, Failure, ResourceCall } from "./core-adapter";
 import { adapterOf, isPartialFailure, NotServedError } from "./resources";
+import { urnParts } from "./tokens";
 import { propertiesOf, structOf } from "./wire";
 
 /**
@@ -35,7 +36,9 @@ interface AddressedRequest {
 }
 
 function resourceCall(request: AddressedRequest): ResourceCall {
-  return { urn: request.getUrn(), name: request.getName(), type: request.getType() };
+  // Engines before Pulumi 3.131 send the URN alone: its type and name are read from it then.
+  const fromUrn = urnParts(request.getUrn());
+  return { urn: request.getUrn(), name: request.getName() || fromUrn.name, type: request.getType() || fromUrn.type };
 }
 
 /**
@@ -166,7 +169,10 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
   function resourceMethod<Request extends AddressedRequest, Response>(
     serve: (adapter: ReturnType<typeof adapterOf>, call: ResourceCall, request: Request) => Promise<Response>,
   ): grpc.handleUnaryCall<Request, Response> {
-    return unary((request: Request) => serve(adapterOf(request.getType()), resourceCall(request), request), (request) => request.getUrn());
+    return unary((request: Request) => {
+      const call = resourceCall(request);
+      return serve(adapterOf(call.type), call, request);
+    }, (request) => request.getUrn());
   }
 
   return {
