@@ -1,4 +1,5 @@
 import type { InsightsClient } from "../client";
+import { InsightsError } from "../client";
 import { isUnknown } from "../rules";
 import { checkConnection, type AccountNeed } from "../connection-check/probe";
 import { connectionFailureWords, describeAccount } from "../connection-check/words";
@@ -146,7 +147,7 @@ export async function checkWithAccount<T>(
  * The settings of `account` point at another account than the one the resource's state records:
  * nothing is read or changed, and the message names both accounts and how to go on.
  */
-export class AccountMovedError extends Error {
+export class AccountMovedError extends InsightsError {
   constructor(
     /** The resource, as messages name it (`SavedFilter "x"`). */
     resource: string,
@@ -163,7 +164,6 @@ export class AccountMovedError extends Error {
         "To manage it in the new account instead, remove it from the state (`pulumi state delete <urn>`) and take the new account's " +
         "filters over (`pulumi-insights import` writes a program that adopts them; `--account <name>` names a named account in it).",
     );
-    this.name = "AccountMovedError";
   }
 }
 

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { InsightsError } from "../client/core/errors";
 
 /**
  * What a resource's core answers, as every host adapts it: the failures of `check()` by property,
@@ -67,9 +68,10 @@ export interface PlannedDiff {
 /**
  * A failure after the object was (partly) made: the engine keeps it with this id and these outputs,
  * and its next update calls `update` to finish (docs/dynamic-providers.md "The life of a dynamic
- * resource"; docs/provider-plugins.md rule 9). Each host records it in its own form.
+ * resource"; docs/provider-plugins.md rule 9). Each host records it in its own form. Not the
+ * client's `PartialFailureError`, which is about the chunks of one API call.
  */
-export class PartialFailureError extends Error {
+export class ResourcePartialFailureError extends InsightsError {
   constructor(
     message: string,
     /** The object's id. */
@@ -80,7 +82,6 @@ export class PartialFailureError extends Error {
     readonly reasons: string[],
   ) {
     super(message);
-    this.name = "PartialFailureError";
   }
 }
 
@@ -94,11 +95,11 @@ export interface ResourceCore<Outputs extends object> {
   check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: PropertyFailure[] }>;
   /** What changes from the outputs `olds` to the inputs `news`. */
   diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<PlannedDiff>;
-  /** Makes the object; a {@link PartialFailureError} when it was partly made. */
+  /** Makes the object; a {@link ResourcePartialFailureError} when it was partly made. */
   create(inputs: Record<string, unknown>): Promise<{ id: string; outputs: Outputs }>;
   /** The object as the account holds it now, or undefined when it is gone. */
   read(id: string, olds: Record<string, unknown>): Promise<{ id: string; outputs: Outputs } | undefined>;
-  /** Brings the object to `news` and answers its full outputs; a {@link PartialFailureError} when partly done. */
+  /** Brings the object to `news` and answers its full outputs; a {@link ResourcePartialFailureError} when partly done. */
   update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Outputs>;
   /** Deletes the object (one already gone counts as deleted). */
   delete(id: string, olds: Record<string, unknown>): Promise<void>;

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { InsightsClient } from "../client";
-import { SettingsError } from "../client/core/errors";
+import { InsightsError, SettingsError } from "../client/core/errors";
 import { IncompleteListingError } from "../client/core/listing";
 import { CalendarDate } from "../schema/common";
 import { inertText } from "../text/inert";
@@ -101,7 +101,7 @@ const NOT_WITH_IMPORT_FILE = {
 } as const;
 
 /** A mistake in the command line or the settings: exit status 2 with the usage hint. */
-class UsageError extends Error {}
+class UsageError extends InsightsError {}
 
 interface ImportOptions {
   selection: FilterSelection;

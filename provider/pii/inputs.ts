@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { issuePath } from "../client/core/errors";
+import { InsightsError, issuePath } from "../client/core/errors";
 import type { PropertyFailure } from "../accounts/calls";
 import type { IdentifierKind } from "./digest";
 import { isUnknown } from "../rules";
@@ -146,7 +146,7 @@ export function declarationOf(inputs: Record<string, unknown>): OptOutDeclaratio
   const kind: IdentifierKind = parsed.viewerIds !== undefined ? "viewer" : "user";
   const identifiers = parsed.viewerIds ?? parsed.userIds;
   if (identifiers === undefined || (parsed.viewerIds !== undefined && parsed.userIds !== undefined)) {
-    throw new Error("give exactly one of viewerIds or userIds");
+    throw new InsightsError("give exactly one of viewerIds or userIds");
   }
   return {
     kind,

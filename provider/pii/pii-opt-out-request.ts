@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import { InternalServerError, RateLimitError } from "../client/core/errors";
-import { changeKind, PartialFailureError, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
+import { InsightsError, InternalServerError, RateLimitError } from "../client/core/errors";
+import { changeKind, ResourcePartialFailureError, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
 import { outcomeWait, report, sharedClient } from "../accounts/runtime";
 import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus } from "./progress";
 import { redactor } from "./redact";
@@ -218,7 +218,7 @@ function failureOf(run: OptOutRun, action: string, error: unknown): Error {
   const hint = error instanceof InternalServerError || error instanceof RateLimitError ? " (spec 7: retry after several minutes)" : "";
   const cause = `${error instanceof Error ? error.message : String(error)}${hint}`;
   const made = run.progress.requests.length > 0 || run.progress.batchesSubmitted > 0;
-  if (!made) return new Error(run.redact(`${label}: ${action} failed: ${cause}`));
+  if (!made) return new InsightsError(run.redact(`${label}: ${action} failed: ${cause}`));
   const timedOut = error instanceof WaitTimeoutError;
   const message = run.redact(
     `${label}: ${timedOut ? `requests are ${cause}` : `${action} failed: ${cause}`}. The requests made so far are recorded ` +
@@ -227,7 +227,7 @@ function failureOf(run: OptOutRun, action: string, error: unknown): Error {
         ? "the next `pulumi up` resumes waiting and submits nothing again"
         : "the next `pulumi up` resumes from there and makes none of them again"),
   );
-  return new PartialFailureError(message, run.id, { ...outputsOf(run) }, [message]);
+  return new ResourcePartialFailureError(message, run.id, { ...outputsOf(run) }, [message]);
 }
 
 /** A thrown value with the personal data of `inputs` redacted, for calls that have no run yet. */
@@ -237,7 +237,7 @@ function redactedError(inputs: Record<string, unknown>, action: string, error: u
     return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
   });
   const message = error instanceof Error ? error.message : String(error);
-  return new Error(redactor(personal)(`PiiOptOutRequest: ${action} failed: ${message}`));
+  return new InsightsError(redactor(personal)(`PiiOptOutRequest: ${action} failed: ${message}`));
 }
 
 function declaredFrom(inputs: Record<string, unknown>, action: string): OptOutDeclaration {
@@ -251,7 +251,7 @@ function declaredFrom(inputs: Record<string, unknown>, action: string): OptOutDe
 /** The run of a resource from its stored outputs and (new) inputs, in `account`. */
 function runFrom(id: string, olds: Record<string, unknown>, declaration: OptOutDeclaration, action: string, account: string | undefined): OptOutRun {
   const parsed = StoredOutputs.safeParse(olds);
-  if (!parsed.success) throw redactedError(olds, action, new Error(`the stored outputs of ${id} are not those of a PiiOptOutRequest: ${z.prettifyError(parsed.error)}`));
+  if (!parsed.success) throw redactedError(olds, action, new InsightsError(`the stored outputs of ${id} are not those of a PiiOptOutRequest: ${z.prettifyError(parsed.error)}`));
   const stored = parsed.data;
   const run = runOf(id, declaration, stored.identifierDigestSalt, stored.identifierDigest, { requests: stored.requests, batchesSubmitted: stored.batchesSubmitted }, account);
   if (stored.verification !== undefined && declaration.verifyDeletion) run.verification = stored.verification;
@@ -383,7 +383,7 @@ export const piiOptOutRequestCore: ResourceCore<PiiOptOutOutputs> = {
       // Refresh checks the deletion again: the figures move as the service finishes deleting.
       await verify(run);
     } catch (error) {
-      throw new Error(run.redact(`${labelOf(run.declaration, id)}: read failed: ${error instanceof Error ? error.message : String(error)}`));
+      throw new InsightsError(run.redact(`${labelOf(run.declaration, id)}: read failed: ${error instanceof Error ? error.message : String(error)}`));
     }
     return { id, outputs: outputsOf(run) };
   },

@@ -1,5 +1,6 @@
 import type { PlannedDiff, PropertyChange, PropertyChanges, PropertyFailure, ResourceCore } from "../accounts/calls";
 import { wireSecret } from "../accounts/wire-secret";
+import { InsightsError } from "../client/core/errors";
 import { declaredProperties } from "../saved-filters/model/state";
 import { containsSecret, revealed, type PropertyMap } from "./wire";
 import { literalPattern } from "../text/regexp";
@@ -126,7 +127,7 @@ export function coreAdapter<Outputs extends object>({ core, importedInputs, notI
     async read({ id, properties, inputs }) {
       // The id alone (rule 10): an import, answered with the inputs a program would declare.
       const importing = Object.keys(properties).length === 0 && Object.keys(inputs).length === 0;
-      if (importing && importedInputs === undefined) throw new Error(`cannot import ${JSON.stringify(id)}: ${notImportable ?? "this resource is not imported by id"}`);
+      if (importing && importedInputs === undefined) throw new InsightsError(`cannot import ${JSON.stringify(id)}: ${notImportable ?? "this resource is not imported by id"}`);
       const found = await core.read(id, revealed(properties));
       if (found === undefined) return { outputs: {} };
       const outputs = withSecrets(found.outputs, secretKeys(properties));

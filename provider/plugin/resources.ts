@@ -1,4 +1,5 @@
-import { PartialFailureError } from "../accounts/calls";
+import { ResourcePartialFailureError } from "../accounts/calls";
+import { InsightsError } from "../client";
 import { piiOptOutRequestCore } from "../pii/pii-opt-out-request";
 import { savedFilterCore } from "../saved-filters/saved-filter";
 import { savedFilterSetCore } from "../saved-filters/saved-filter-set";
@@ -18,8 +19,8 @@ import { RESOURCE_NAMES, RESOURCE_TOKENS, typeToken, unknownToken, type Resource
  * it as ErrorResourceInitFailed, and the engine keeps the object with its id and outputs
  * (docs/provider-plugins.md rule 9).
  */
-export function isPartialFailure(error: unknown): error is PartialFailureError {
-  return error instanceof PartialFailureError;
+export function isPartialFailure(error: unknown): error is ResourcePartialFailureError {
+  return error instanceof ResourcePartialFailureError;
 }
 
 /**
@@ -40,12 +41,7 @@ const ADAPTERS: Record<ResourceName, ResourceAdapter> = {
 };
 
 /** A call the plugin does not serve: the engine reports it as an error of the resource (gRPC UNIMPLEMENTED). */
-export class NotServedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "NotServedError";
-  }
-}
+export class NotServedError extends InsightsError {}
 
 /**
  * The adapter of `type`. Throws a {@link NotServedError} for a type the package does not have, with

@@ -6,6 +6,7 @@ import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { InsightsError } from "../client/core/errors";
 import { packageVersion } from "../client/core/version";
 import { reportThrough } from "../accounts/runtime";
 import { inertLines } from "../text/inert";
@@ -183,7 +184,7 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
     }),
 
     getSchema: unary((request: providerProto.GetSchemaRequest) => {
-      if (request.getVersion() !== 0) throw new Error(`unsupported schema version ${request.getVersion()}: this plugin serves version 0`);
+      if (request.getVersion() !== 0) throw new InsightsError(`unsupported schema version ${request.getVersion()}: this plugin serves version 0`);
       const response = new providerProto.GetSchemaResponse();
       response.setSchema(PACKAGE_SCHEMA_TEXT);
       return response;
@@ -226,7 +227,7 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
     }),
 
     cancel: unary(() => {
-      cancellation.abort(new Error("the engine cancelled the operation"));
+      cancellation.abort(new InsightsError("the engine cancelled the operation"));
       return new Empty();
     }),
 

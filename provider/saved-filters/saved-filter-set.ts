@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { accountChange, accountChanges, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountContext, type AccountOutputs } from "../accounts/binding";
-import { changeKind, PartialFailureError, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
+import { changeKind, ResourcePartialFailureError, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
 import { withoutSecretMarkers } from "../accounts/wire-secret";
 import { report } from "../accounts/runtime";
+import { InsightsError } from "../client";
 import { UnknownOutcomeError } from "../client/core/outcome";
 import { matchEstimateLines } from "../match-estimate/preview";
 import { isUnknown } from "../rules";
@@ -313,8 +314,8 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
     const { outputs, failures, message } = await apply(undefined, inputs);
     if (failures.length === 0) return { id, outputs };
     // Nothing made and nothing that may have been made: no state, the next run creates again.
-    if (Object.keys(outputs.ids).length === 0 && outputs.unknownOutcome === undefined) throw new Error(message);
-    throw new PartialFailureError(message, id, { ...partialOutputs(outputs) }, reasonsOf(failures));
+    if (Object.keys(outputs.ids).length === 0 && outputs.unknownOutcome === undefined) throw new InsightsError(message);
+    throw new ResourcePartialFailureError(message, id, { ...partialOutputs(outputs) }, reasonsOf(failures));
   },
 
   /** The members as the account holds them (one GET per 100); members deleted elsewhere leave the state. */
@@ -333,7 +334,7 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
       };
       return { id, outputs };
     } catch (error) {
-      throw new Error(`SavedFilterSet: refresh failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new InsightsError(`SavedFilterSet: refresh failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   },
 
@@ -341,7 +342,7 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
   async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<SavedFilterSetOutputs> {
     boundAccount(labelOf(id), declaredAccount(news), olds);
     const { outputs, failures, message } = await apply(olds as unknown as SavedFilterSetOutputs, news);
-    if (failures.length > 0) throw new PartialFailureError(message, id, { ...partialOutputs(outputs) }, reasonsOf(failures));
+    if (failures.length > 0) throw new ResourcePartialFailureError(message, id, { ...partialOutputs(outputs) }, reasonsOf(failures));
     return outputs;
   },
 
@@ -351,6 +352,6 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
     const members = Object.entries((olds as Partial<SavedFilterSetOutputs>).ids ?? {});
     const outcomes = await perform(sharedFilterGateway(account), members.map(([key, filterId]) => ({ kind: "delete", key, id: filterId })), "now");
     const failures = outcomes.flatMap((outcome) => ("error" in outcome ? [memberFailure(outcome.key, "delete", outcome.error)] : []));
-    if (failures.length > 0) throw new Error(failureMessage(failures, members.length));
+    if (failures.length > 0) throw new InsightsError(failureMessage(failures, members.length));
   },
 };

@@ -3,6 +3,7 @@ import { accountChange, accountChanges, accountOutputs, boundAccount, checkWithA
 import { byProperty, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
 import { withoutSecretMarkers } from "../accounts/wire-secret";
 import { report } from "../accounts/runtime";
+import { InsightsError } from "../client";
 import type { AccountNeed } from "../connection-check/probe";
 import { matchEstimateLines } from "../match-estimate/preview";
 import type { SavedFilterInput } from "../schema";
@@ -38,7 +39,7 @@ function labelOf(properties: Record<string, unknown> | undefined, id?: string): 
 /** Says which resource an error is about; client errors never carry credentials. */
 function withContext(name: string, action: string, error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
-  return new Error(`SavedFilter "${name}": ${action} failed: ${message}`, { cause: error });
+  return new InsightsError(`SavedFilter "${name}": ${action} failed: ${message}`, { cause: error });
 }
 
 /** `changes` as a plan's paths: none replaces the filter. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { InsightsError } from "../../client/core/errors";
 import { packageVersion } from "../../client/core/version";
 import { jsonSchemaOf as readJsonSchema, lineage, type Direction } from "../../schema/meta";
 import { functionToken, PACKAGE_NAME, typeToken } from "../tokens";
@@ -101,7 +102,7 @@ export function packageSchema(version = packageVersion()): PackageSpec {
       const outputs = writer.objectOf(jsonSchemaOf(declaration.outputs, "output"), name);
       for (const replaced of declaration.replacedBy ?? []) {
         const spec = inputs.properties[replaced];
-        if (spec === undefined) throw new Error(`${name}: replacedBy names ${replaced}, which is not an input`);
+        if (spec === undefined) throw new InsightsError(`${name}: replacedBy names ${replaced}, which is not an input`);
         spec.willReplaceOnChanges = true;
       }
       return [

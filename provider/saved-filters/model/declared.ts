@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { InsightsError } from "../../client/core/errors";
 import { isUnknown, lookupCandidates, lookupsForRules, validateRuleValues, validateRules, type RuleFailure } from "../../rules";
 import { RuleGroup as RuleGroupSchema, type RuleGroup } from "../../schema";
 import { declareShape } from "../../schema/meta";
@@ -82,10 +83,9 @@ export interface LookupReader {
  * A reader throws any other error (the account's connection, say) as it is, and the check does not
  * blame the rules for it.
  */
-export class LookupUnreadableError extends Error {
+export class LookupUnreadableError extends InsightsError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = "LookupUnreadableError";
   }
 }
 
