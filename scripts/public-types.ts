@@ -150,7 +150,7 @@ export const PUBLIC_TYPE_FILES: readonly PublicTypeFile[] = [
     ],
     imports: {
       "./core/validation": ["AcceptedMetricName", "GroupByName", "MetricFilters", "SessionFilters"],
-      "./metrics": ["MetricRange"],
+      "./core/time-range": ["MetricRange"],
     },
   },
   {

@@ -29,7 +29,7 @@ function normalBaseUrl(baseUrl: string): string {
 }
 
 /** The record of an account's settings (the secret left out). */
-export function recordOf(settings: ConnectionSettings): RecordedAccount {
+function recordOf(settings: ConnectionSettings): RecordedAccount {
   return { baseUrl: normalBaseUrl(settings.baseUrl), clientId: settings.clientId };
 }
 
@@ -51,7 +51,7 @@ export function declaredAccount(properties: Record<string, unknown> | undefined)
 }
 
 /** The record a resource's state holds, or undefined for a state written before accounts were recorded. */
-export function recordedAccountOf(properties: Record<string, unknown> | undefined): RecordedAccount | undefined {
+function recordedAccountOf(properties: Record<string, unknown> | undefined): RecordedAccount | undefined {
   const recorded = properties?.recordedAccount as Partial<RecordedAccount> | undefined;
   return typeof recorded?.baseUrl === "string" && typeof recorded.clientId === "string" ? { baseUrl: recorded.baseUrl, clientId: recorded.clientId } : undefined;
 }

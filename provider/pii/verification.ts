@@ -12,7 +12,7 @@ import { identifierSetDigest, type IdentifierKind } from "./digest";
  */
 
 /** The retention window of viewer data asked for (docs/api.md 8: 30 days; 90 by arrangement is not assumed). */
-export const VERIFICATION_WINDOW_DAYS = 30;
+const VERIFICATION_WINDOW_DAYS = 30;
 
 /** @internal An identifier whose data is still present: its position in the resource's canonical (sorted) list and a salted digest, never the value. */
 export const StillPresentIdentifier = z

@@ -23,7 +23,7 @@ export interface InvokeAnswer {
 }
 
 /** The tokens of every function the plugin serves. */
-export function functionTokens(): string[] {
+function functionTokens(): string[] {
   return [...dataSourceDefinitions().keys()].sort();
 }
 

@@ -249,3 +249,14 @@ export function describeDuration(ms: number): string {
   }
   return `${Math.round(ms / 1000)} seconds`;
 }
+
+/** A time range of historical metrics (spec 4.1): explicit, or the last N days. */
+export type HistoricalRange = ExplicitRange | LastDaysRange;
+/** A time range of real-time metrics (spec 4.1): explicit, or the last N minutes. */
+export type RealTimeRange = ExplicitRange | LastMinutesRange;
+/** The range type of a metrics API instance. */
+export type MetricRange<RealTime extends boolean> = [RealTime] extends [true]
+  ? RealTimeRange
+  : [RealTime] extends [false]
+    ? HistoricalRange
+    : HistoricalRange | RealTimeRange;

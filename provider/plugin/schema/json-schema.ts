@@ -77,7 +77,7 @@ export interface EnumTypeSpec {
 }
 
 /** The `$ref` of Pulumi's type of any value. */
-export const ANY_TYPE = "pulumi.json#/Any";
+const ANY_TYPE = "pulumi.json#/Any";
 
 const PRIMITIVES = new Set(["boolean", "integer", "number", "string"]);
 

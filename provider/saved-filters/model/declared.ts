@@ -66,7 +66,7 @@ export function propertyPath(base: string, key: string): string {
 }
 
 /** `base` and a path below it: `filters["x"]` + `rules.rules[0]` -> `filters["x"].rules.rules[0]`. */
-export function joinPath(base: string, path: string): string {
+function joinPath(base: string, path: string): string {
   if (base === "") return path;
   if (path === "") return base;
   return path.startsWith("[") ? `${base}${path}` : `${base}.${path}`;
