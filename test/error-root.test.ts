@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { InsightsError, PartialFailureError } from "../provider/client";
 import { ResourcePartialFailureError } from "../provider/accounts/calls";
 import { AccountMovedError } from "../provider/accounts/binding";
-import { ResourceInitFailedError } from "../provider/host/runtime";
+import { ResourceInitFailedError } from "../provider/host/dynamic-provider";
 import { WaitTimeoutError } from "../provider/pii/waiting";
 import { NotServedError } from "../provider/plugin/resources";
 import { FilterItemError } from "../provider/saved-filters/gateway/refusals";

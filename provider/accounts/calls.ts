@@ -87,7 +87,7 @@ export class ResourcePartialFailureError extends InsightsError {
 
 /**
  * A resource's core as every host calls it, with plain property bags (secret markers kept where the
- * engine sent them): the dynamic-provider host adapts it in provider/host/runtime.ts
+ * engine sent them): the dynamic-provider host adapts it in provider/host/dynamic-provider.ts
  * `dynamicProvider`, the provider plugin in provider/plugin/resources.ts.
  */
 export interface ResourceCore<Outputs extends object> {

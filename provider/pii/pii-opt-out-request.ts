@@ -296,7 +296,7 @@ function accountNeeds(news: Record<string, unknown>): AccountNeed[] {
  * identifiers in requests of at most 100, waits for FINISHED, checks the deletion, and keeps the
  * personal data out of everything it prints, throws or stores in plain text (identifiers and
  * addresses are answered as secret markers, accounts/wire-secret.ts). The dynamic-provider host
- * (provider/host/pii-opt-out-request.ts) and the provider plugin adapt it.
+ * (provider/host/pii-opt-out-request-adapter.ts) and the provider plugin adapt it.
  */
 export const piiOptOutRequestCore: ResourceCore<PiiOptOutOutputs> = {
   /**

@@ -7,7 +7,7 @@ import { literalPattern } from "../text/regexp";
 
 /**
  * The plugin's adapter of a resource's core (accounts/calls.ts `ResourceCore`), the counterpart of
- * the dynamic host's (host/runtime.ts `dynamicProvider`): the same core, answered in the
+ * the dynamic host's (host/dynamic-provider.ts `dynamicProvider`): the same core, answered in the
  * protocol's forms (docs/provider-plugins.md rules 7 to 11). Check failures at their exact property
  * path; Diff as the core plans it, its changed paths forwarded as the detailed diff; Read of an id alone answers the inputs a
  * program declares (`pulumi import`); a partial failure passes through to the server, which sends

@@ -245,7 +245,7 @@ async function describeMember(key: string, member: unknown, previous: Partial<Sa
  * (one per city, per platform, per episode), diffed member by member and applied with bulk calls of
  * up to 100 filters (docs/api.md 4.8, 8): the model plans the members (model/plan.ts), the
  * reconciler hands the whole plan to the account's gateway at once (reconciler.ts). The
- * dynamic-provider host (provider/host/saved-filter-set.ts) and the provider plugin adapt it.
+ * dynamic-provider host (provider/host/saved-filter-set-adapter.ts) and the provider plugin adapt it.
  */
 export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
   /**

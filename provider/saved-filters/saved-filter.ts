@@ -74,7 +74,7 @@ async function performOne(account: string | undefined, previous: MembersState | 
  * saved filter against `/bulk_filters` (docs/api.md 4.8). A SavedFilter is a set of one member
  * (model/plan.ts), performed by the same reconciler as a SavedFilterSet; its calls join the other
  * resources' in the account's gateway, so the engine's concurrent calls become bulk calls of up to
- * 100 filters (gateway/filter-gateway.ts). The dynamic-provider host (provider/host/saved-filter.ts)
+ * 100 filters (gateway/filter-gateway.ts). The dynamic-provider host (provider/host/saved-filter-adapter.ts)
  * and the provider plugin adapt it.
  */
 export const savedFilterCore: ResourceCore<SavedFilterOutputs> = {
