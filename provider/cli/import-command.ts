@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { InsightsClient } from "../client";
-import { RequestError, SettingsError } from "../client/core/errors";
+import { InsightsError, RequestError, SettingsError } from "../client/core/errors";
 import { IncompleteListingError } from "../client/core/listing";
 import { connectionFailureWords, describeAccount, type AccountInMessages, type SettingPlaces } from "../connection-check/words";
 import { CalendarDate } from "../schema/common";
@@ -103,7 +103,7 @@ const NOT_WITH_IMPORT_FILE = {
 } as const;
 
 /** A mistake in the command line or the settings: exit status 2 with the usage hint. */
-class UsageError extends Error {}
+class UsageError extends InsightsError {}
 
 interface ImportOptions {
   selection: FilterSelection;

@@ -1,10 +1,10 @@
-import { ArgumentError } from "../client";
+import { ArgumentError, InsightsError } from "../client";
 import { withConnectionWords } from "../connection-check/words";
 import "../data";
 import { dataSourceDefinitions } from "../data/define";
 import { accountSettings, sharedClient } from "../accounts/runtime";
 import { isJsonObject } from "../schema";
-import type { Failure } from "./resources";
+import type { Failure } from "./core-adapter";
 import { unknownToken } from "./tokens";
 import { containsSecret, revealed, secretProperties, type PropertyMap } from "./wire";
 
@@ -23,7 +23,7 @@ export interface InvokeAnswer {
 }
 
 /** The tokens of every function the plugin serves. */
-export function functionTokens(): string[] {
+function functionTokens(): string[] {
   return [...dataSourceDefinitions().keys()].sort();
 }
 
@@ -36,7 +36,7 @@ export function functionTokens(): string[] {
  */
 export async function invoke(token: string, args: PropertyMap, signal: AbortSignal): Promise<InvokeAnswer> {
   const definition = dataSourceDefinitions().get(token);
-  if (definition === undefined) throw new Error(unknownToken("function", token, functionTokens()));
+  if (definition === undefined) throw new InsightsError(unknownToken("function", token, functionTokens()));
   const { account, connection, ...params } = revealed(args);
   if (connection !== undefined) {
     return {
@@ -55,6 +55,6 @@ export async function invoke(token: string, args: PropertyMap, signal: AbortSign
     const { baseUrl, clientId } = accountSettings(account);
     throw withConnectionWords(error, { baseUrl, clientId, ...(account === undefined ? {} : { name: account }) }, token.slice(token.lastIndexOf(":") + 1));
   }
-  if (!isJsonObject(result)) throw new Error(`${token} answered ${Array.isArray(result) ? "a list" : typeof result}, not an object`);
+  if (!isJsonObject(result)) throw new InsightsError(`${token} answered ${Array.isArray(result) ? "a list" : typeof result}, not an object`);
   return { outputs: definition.personalData || containsSecret(args) ? secretProperties(result) : result, failures: [] };
 }

@@ -1,3 +1,4 @@
+import { InsightsError } from "../client";
 import { CLEARED_FIELD, isRefusalStatus } from "../schema/assumptions";
 import type { SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../schema";
 import type { FilterGateway } from "./gateway/filter-gateway";
@@ -106,7 +107,7 @@ async function bringToDeclared(
   adoptId: string | undefined,
 ): Promise<FilterState> {
   const filter = await existing;
-  if (filter === undefined) throw new Error(`the account has no saved filter with id ${adoptId} to adopt`);
+  if (filter === undefined) throw new InsightsError(`the account has no saved filter with id ${adoptId} to adopt`);
   const plan = planUpdate(filter.id, stateOf(filter), desired);
   return appliedUpdate(plan, plan.change === undefined ? undefined : gateway.update(plan.change), gateway);
 }

@@ -7,6 +7,7 @@ import {
 } from "../../engine";
 import { servedSchema } from "../../provider/plugin/package-schema";
 import { BASIC, DEV, useTestEmulator } from "../support/emulator";
+import { usRules } from "../support/rule-trees";
 
 /**
  * The provider plugin `pulumi-resource-insights` over gRPC, started as the engine starts it
@@ -134,6 +135,26 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
     expect(read.failures).toEqual([]);
     expect(Object.keys(read.outputs)).toContain("identifiers");
     for (const value of Object.values(read.outputs)) expect(isSecret(value)).toBe(true);
+  });
+
+  it("serves Check, Diff, Create, Read, Update and Delete that carry only the URN, as engines before Pulumi 3.131 send them", async () => {
+    // No type or name beside the URN: the plugin reads them from it (docs/provider-plugins.md).
+    const call = { urn: SAVED_FILTER_URN, urnOnly: true };
+    const inputs = { name: "Only a URN", rules: usRules };
+    const checked = await plugin.check({}, inputs, call);
+    expect(checked.failures).toEqual([]);
+    const created = await plugin.create(checked.inputs, call);
+    expect(created.outputs).toMatchObject({ filterId: created.id, name: "Only a URN", enabled: true });
+    const disabled = { ...checked.inputs, enabled: false };
+    expect(await plugin.diff(created.id, created.outputs, disabled, call)).toMatchObject({ changes: "some", replaces: [], detailedDiff: { enabled: { kind: "update" } } });
+    const updated = await plugin.update(created.id, created.outputs, disabled, call);
+    expect(updated.outputs).toMatchObject({ filterId: created.id, enabled: false });
+    expect(await plugin.read(created.id, updated.outputs, call)).toMatchObject({ id: created.id, outputs: { enabled: false } });
+    await plugin.delete(created.id, updated.outputs, call);
+    expect(await plugin.read(created.id, updated.outputs, call)).toMatchObject({ id: undefined });
+    // A URN of a type the package does not have is refused as a type field naming it would be.
+    const typo = await failure(plugin.check({}, inputs, { urn: SAVED_FILTER_URN.replace("SavedFilter", "SavedFiltr"), urnOnly: true }));
+    expect(typo.message).toContain('did you mean "insights:index:SavedFilter"?');
   });
 
   it("refuses a type it does not have with the nearest token", async () => {
