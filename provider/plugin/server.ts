@@ -8,7 +8,7 @@ import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { packageVersion } from "../client/core/version";
 import { reportThrough } from "../accounts/runtime";
-import { inertLines } from "../text/inert";
+import { engineFailures, engineMessage, engineProperties, engineReasons, leftOutNote } from "../text/bounded";
 import { checkConfig, configure, diffConfig } from "./configuration";
 import type { EngineLog } from "./engine-log";
 import { invoke } from "./functions";
@@ -40,18 +40,26 @@ function resourceCall(request: AddressedRequest): ResourceCall {
 /**
  * The gRPC error of a failed call: UNIMPLEMENTED for what the plugin does not serve; UNKNOWN with the
  * error's message otherwise, as the engine shows it; with the `ErrorResourceInitFailed` detail for a
- * partial failure (docs/provider-plugins.md rule 9). The message and the reasons are made inert line
- * by line (provider/text/inert.ts): a value of the service in them cannot drive the user's terminal.
+ * partial failure (docs/provider-plugins.md rule 9). All of it travels in trailers, so the message,
+ * the reasons and the outputs are made inert and bounded (provider/text/bounded.ts): a value of the
+ * service cannot drive the user's terminal, and a failure of any size reaches the engine without
+ * blocking the connection (docs/provider-plugins.md "Every answer reaches the engine").
  */
 function grpcError(error: unknown): grpc.ServerErrorResponse {
-  const message = inertLines(error instanceof Error ? error.message : String(error));
-  if (error instanceof NotServedError) return Object.assign(new Error(message), { code: grpc.status.UNIMPLEMENTED, details: message });
+  const text = error instanceof Error ? error.message : String(error);
+  if (error instanceof NotServedError) {
+    const message = engineMessage(text);
+    return Object.assign(new Error(message), { code: grpc.status.UNIMPLEMENTED, details: message });
+  }
   const metadata = new grpc.Metadata();
+  let message = engineMessage(text);
   if (isPartialFailure(error)) {
+    const { properties, leftOut } = engineProperties(error.properties);
+    if (leftOut.length > 0) message = engineMessage(text, leftOutNote(leftOut));
     const detail = new providerProto.ErrorResourceInitFailed();
     detail.setId(error.id);
-    detail.setProperties(structOf(error.properties));
-    detail.setReasonsList(error.reasons.map(inertLines));
+    detail.setProperties(structOf(properties));
+    detail.setReasonsList(engineReasons(error.reasons));
     const any = new Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
     const status = new Status();
@@ -63,12 +71,12 @@ function grpcError(error: unknown): grpc.ServerErrorResponse {
   return Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
 }
 
-/** Check failures as the protocol carries them, each reason made inert line by line. */
+/** Check and Invoke failures as the protocol carries them, paths and reasons inert and bounded. */
 function checkFailures(failures: Failure[]): providerProto.CheckFailure[] {
-  return failures.map(({ property, reason }) => {
+  return engineFailures(failures).map(({ property, reason }) => {
     const failure = new providerProto.CheckFailure();
     failure.setProperty(property);
-    failure.setReason(inertLines(reason));
+    failure.setReason(reason);
     return failure;
   });
 }
