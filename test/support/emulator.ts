@@ -120,7 +120,8 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     ...emulator,
     call,
     get: (path, query, account) => call("GET", path, { ...(query ? { query } : {}), ...(account === undefined ? {} : { account }) }),
-    control: (method, path, body) => request(method, new URL(`/_emulator/${path.replace(/^\//, "")}`, emulator.url).toString(), body, {}),
+    // The control plane takes writes only as JSON (emulator/local-only.ts), a body or none.
+    control: (method, path, body) => request(method, new URL(`/_emulator/${path.replace(/^\//, "")}`, emulator.url).toString(), body, method === "POST" ? { "content-type": "application/json" } : {}),
   };
 }
 
@@ -172,7 +173,7 @@ export function useTestEmulator(options: EmulatorOptions = {}, { resetEach = fal
 }
 
 /** The built `insights-emulator` command (emulator/bin.ts). */
-const EMULATOR_BIN = path.join(__dirname, "..", "..", "dist", "emulator", "bin.js");
+export const EMULATOR_BIN = path.join(__dirname, "..", "..", "dist", "emulator", "bin.js");
 
 /**
  * Runs the built `insights-emulator` with `args` until it says where it listens, calls `use` with
