@@ -14,6 +14,7 @@ import type { EngineLog } from "./engine-log";
 import { invoke } from "./functions";
 import { PACKAGE_SCHEMA_TEXT } from "./package-schema";
 import { adapterOf, isPartialFailure, NotServedError, type DiffAnswer, type Failure, type ResourceCall } from "./resources";
+import { readWithStructs } from "./struct-wire";
 import { propertiesOf, structOf } from "./wire";
 
 /**
@@ -303,10 +304,37 @@ export interface PluginServer {
 /** The SDK's own message limit (runtime/settings `maxRPCMessageSize`): a large set's properties fit. */
 const MAX_MESSAGE_BYTES = 1024 * 1024 * 400;
 
+/** The Struct fields of the requests that carry property bags: getter name to field number (provider.proto). */
+const REQUEST_STRUCTS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  checkConfig: { getOlds: 2, getNews: 3 },
+  check: { getOlds: 2, getNews: 3 },
+  diffConfig: { getOlds: 3, getNews: 4, getOldInputs: 6 },
+  diff: { getOlds: 3, getNews: 4, getOldInputs: 6 },
+  create: { getProperties: 2 },
+  read: { getProperties: 3, getInputs: 4 },
+  update: { getOlds: 3, getNews: 4, getOldInputs: 8 },
+  delete: { getProperties: 3, getOldInputs: 5 },
+  invoke: { getArgs: 2 },
+};
+
+/**
+ * The ResourceProvider service's definition, its requests' property bags read by ./struct-wire.ts
+ * rather than google-protobuf, which takes seconds for a SavedFilterSet of thousands of members
+ * (the answers' are written by it too, ./wire.ts `structOf`).
+ */
+const SERVICE = Object.fromEntries(
+  Object.entries(ResourceProviderService).map(([name, method]) => {
+    const structs = REQUEST_STRUCTS[name];
+    if (structs === undefined) return [name, method];
+    const deserialize = (bytes: Uint8Array) => method.requestDeserialize(Buffer.from(bytes));
+    return [name, { ...method, requestDeserialize: (bytes: Buffer) => readWithStructs(bytes, deserialize, structs) }];
+  }),
+) as unknown as typeof ResourceProviderService;
+
 /** Serves the ResourceProvider service on a free loopback port. */
 export async function servePlugin(options: ProviderServiceOptions): Promise<PluginServer> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES });
-  server.addService(ResourceProviderService, resourceProviderService(options) as grpc.UntypedServiceImplementation);
+  server.addService(SERVICE, resourceProviderService(options) as grpc.UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
   });

@@ -8,7 +8,7 @@ import { matchEstimateLines } from "../match-estimate/preview";
 import { isUnknown } from "../rules";
 import { isJsonObject } from "../schema";
 import { describeChoices, unknownProperties } from "../schema/suggest";
-import { ENGINE_BUDGET } from "../text/bounded";
+import { ENGINE_BUDGET, structBytes } from "../text/bounded";
 import { FilterItemError } from "./gateway/refusals";
 import { claimFilters, sharedFilterGateway } from "./gateways";
 import { accountLookups } from "./lookups";
@@ -145,11 +145,6 @@ function reasonsOf(failures: readonly string[]): string[] {
  */
 const PARTIAL_OUTPUTS_BYTES = ENGINE_BUDGET.propertiesBytes - 6_000;
 
-/** The JSON size of `value` in UTF-8 bytes. */
-function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
-}
-
 /**
  * The outputs of a partial failure, small enough for the engine to record (a failure travels in a
  * gRPC trailer, which carries some tens of kilobytes, docs/provider-plugins.md "Every answer reaches
@@ -161,10 +156,11 @@ function jsonBytes(value: unknown): number {
  * member left out is {@link partialFailure}'s. The adoption map, an echo of the inputs, is left out.
  */
 function partialOutputs(outputs: SavedFilterSetOutputs, applied: Pick<Applied, "findable" | "made">): { outputs: SavedFilterSetOutputs; leftOut: string[] } {
-  if (jsonBytes(outputs) <= PARTIAL_OUTPUTS_BYTES) return { outputs, leftOut: [] };
+  if (structBytes(outputs) <= PARTIAL_OUTPUTS_BYTES) return { outputs, leftOut: [] };
   const { ids, filters, adopt: _adopt, unknownOutcome, unrecorded: _unrecorded, ...rest } = outputs;
-  let bytes = jsonBytes({ ...rest, ids: {}, filters: {}, unrecorded: Number.MAX_SAFE_INTEGER });
-  const entryBytes = (key: string, value: unknown) => jsonBytes(key) + jsonBytes(value) + 2;
+  let bytes = structBytes({ ...rest, ids: {}, filters: {}, unrecorded: Number.MAX_SAFE_INTEGER });
+  // A map entry of the Struct: its key, its value, and its own tag and length.
+  const entryBytes = (key: string, value: unknown) => structBytes(key) + structBytes(value) + 4;
   const keys = Object.keys(ids);
   const rank = (key: string) => (!applied.findable.has(key) ? 0 : applied.made.has(key) ? 2 : 1);
   const kept = new Set<string>();
@@ -181,7 +177,7 @@ function partialOutputs(outputs: SavedFilterSetOutputs, applied: Pick<Applied, "
     states[key] = filters[key]!;
     bytes += size;
   }
-  const unknown = unknownOutcome !== undefined && bytes + jsonBytes({ unknownOutcome }) <= PARTIAL_OUTPUTS_BYTES ? unknownOutcome : undefined;
+  const unknown = unknownOutcome !== undefined && bytes + structBytes({ unknownOutcome }) <= PARTIAL_OUTPUTS_BYTES ? unknownOutcome : undefined;
   const leftOut = [...keys.filter((key) => !kept.has(key)), ...(unknown === undefined ? (unknownOutcome ?? []) : [])];
   return {
     outputs: { ...rest, ids: Object.fromEntries(keys.filter((key) => kept.has(key)).map((key) => [key, ids[key]!])), filters: states, ...(unknown === undefined ? {} : { unknownOutcome: unknown }) },

@@ -27,7 +27,7 @@ export const ENGINE_BUDGET = {
   pathBytes: 500,
   /** Check or invoke failures of one answer (the rest are counted in a last one). */
   failures: 200,
-  /** The JSON of a partial failure's outputs, which the engine records. */
+  /** A partial failure's outputs as a Struct on the wire ({@link propertiesBytes}), which the engine records. */
   propertiesBytes: 16_000,
 } as const;
 
@@ -142,30 +142,62 @@ export function engineFailures(failures: readonly EngineFailure[]): EngineFailur
   return [...kept, { property: enginePath(first.property), reason: `… and ${left} more failures, not shown: fix these and check again` }];
 }
 
-/** The JSON size of a value in UTF-8 bytes (a value JSON cannot write counts as nothing). */
-function jsonBytes(value: unknown): number {
-  try {
-    return utf8Length(JSON.stringify(value) ?? "");
-  } catch {
-    return 0;
-  }
+/** The bytes of a protobuf length prefix for `length`. */
+function varintBytes(length: number): number {
+  let bytes = 1;
+  for (let rest = length; rest >= 0x80; rest = Math.floor(rest / 0x80)) bytes++;
+  return bytes;
 }
 
 /**
- * A partial failure's outputs for the engine to record, within `propertiesBytes`: as they are when
- * they fit, else without their largest top-level properties (never those of `keep`) until they do.
+ * The size of `value` as the wire writes it, a `google.protobuf.Value` inside a Struct (a number is
+ * 9 bytes, a map entry holds its key and value with tags and lengths): what a trailer carries, which
+ * JSON's size can underestimate several times over for small numbers. Members that are undefined
+ * count as nothing, as JSON leaves them out.
+ */
+export function structBytes(value: unknown): number {
+  const field = (length: number) => 1 + varintBytes(length) + length;
+  if (value === undefined) return 0;
+  if (value === null || typeof value === "boolean") return 2;
+  if (typeof value === "number") return 9;
+  if (typeof value === "string") return field(utf8Length(value));
+  if (Array.isArray(value)) return field(value.reduce((sum: number, item) => sum + field(structBytes(item ?? null)), 0));
+  if (typeof value === "object") return field(fieldsBytes(value as Record<string, unknown>));
+  return 2;
+}
+
+/** The size of an object's members as a Struct's fields (its map entries). */
+function fieldsBytes(members: Record<string, unknown>): number {
+  let bytes = 0;
+  for (const [key, member] of Object.entries(members)) {
+    if (member === undefined) continue;
+    const entry = 1 + varintBytes(utf8Length(key)) + utf8Length(key) + 1 + varintBytes(structBytes(member)) + structBytes(member);
+    bytes += 1 + varintBytes(entry) + entry;
+  }
+  return bytes;
+}
+
+/** The size of a property bag as a Struct on the wire. */
+export function propertiesBytes(properties: Record<string, unknown>): number {
+  return fieldsBytes(properties);
+}
+
+/**
+ * A partial failure's outputs for the engine to record, within `propertiesBytes` as a Struct
+ * ({@link propertiesBytes}): as they are when they fit, else without their largest top-level
+ * properties (never those of `keep`) until they do.
  * A resource's core bounds its own outputs first where it knows what can be left out
  * (saved-filters/saved-filter-set.ts); this is the edge's guarantee for every core. Answers the
  * properties and the names left out.
  */
 export function engineProperties(properties: Record<string, unknown>, keep: readonly string[] = []): { properties: Record<string, unknown>; leftOut: string[] } {
   const budget = ENGINE_BUDGET.propertiesBytes;
-  let total = jsonBytes(properties);
+  let total = propertiesBytes(properties);
   if (total <= budget) return { properties, leftOut: [] };
   const kept = { ...properties };
   const bySize = Object.keys(kept)
     .filter((key) => !keep.includes(key))
-    .map((key) => ({ key, bytes: jsonBytes({ [key]: kept[key] }) }))
+    .map((key) => ({ key, bytes: propertiesBytes({ [key]: kept[key] }) }))
     .sort((left, right) => right.bytes - left.bytes);
   const leftOut: string[] = [];
   for (const { key, bytes } of bySize) {

@@ -3,7 +3,7 @@ import {
   captureDynamicResource, ProviderCallError, REPOSITORY_ROOT, secret, startProviderHost, startProviderPlugin, stateAfterFailure, up,
   PLUGIN_PACKAGE, type CallOptions, type PropertyMap, type ProviderHost,
 } from "../../engine";
-import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
+import { DEV, startEmulatorProcess, type EmulatorProcess } from "../support/emulator";
 import { failure } from "../support/failure";
 import { NO_MATCH_ESTIMATE, QUICK_UNKNOWN_OUTCOME, STEADY_BATCHING } from "./fixture";
 
@@ -31,19 +31,20 @@ const declared = Object.fromEntries(Array.from({ length: MEMBERS - 1 }, (_, inde
 const refused = { ...declared, bad: { ...episode(MEMBERS), category: "NOPE" } };
 const fixed = { ...declared, bad: episode(MEMBERS) };
 
-let emulator: TestEmulator;
+/** In a process of its own: the driver's Struct conversions of thousands of members block this one for seconds. */
+let emulator: EmulatorProcess;
 let providerText: string;
 const hostEnv = { ...STEADY_BATCHING, ...QUICK_UNKNOWN_OUTCOME, ...NO_MATCH_ESTIMATE };
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
+  emulator = await startEmulatorProcess();
   providerText = (await captureDynamicResource({ module: "dist/provider/index.js", exportName: "SavedFilterSet", args: ["episodes", { filters: { a: episode(1) } }] })).provider;
 });
 afterAll(async () => {
   await emulator?.close();
 });
 beforeEach(async () => {
-  await emulator.control("POST", "reset");
+  await emulator.reset();
 });
 
 /** The two hosts as the engine starts them for one `pulumi up`, and the inputs each takes. */
