@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { DIALECTS, isDialect } from "./dialect";
+import { isLoopbackHost } from "./local-only";
 import { startEmulator } from "./server";
 
 /**
@@ -58,6 +59,12 @@ async function main(): Promise<void> {
     piiTiming: { finishAfterMs: integer("pii-finish-after", values["pii-finish-after"]) },
   });
   process.stdout.write(`listening on ${emulator.url}\n`);
+  if (!isLoopbackHost(values.host)) {
+    process.stderr.write(
+      `insights-emulator: warning: bound to ${values.host}, beyond this machine: whoever reaches it can use its API with the documented dev credentials; ` +
+        "the control plane (/_emulator/) still answers only requests whose Host is a loopback address or that address\n",
+    );
+  }
   const stop = () => void emulator.close().then(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

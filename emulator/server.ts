@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { handleControl } from "./control";
+import { foreignControlRequest } from "./local-only";
 import { errorAnswer, PLAIN_TEXT } from "./dialect";
 import { badRequest, HttpError, type RouteResult } from "./http";
 import type { AccountState } from "./accounts";
@@ -28,8 +29,9 @@ const router = createApiRouter();
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const state = new EmulatorState(options);
+  const bound = options.host ?? "127.0.0.1";
   const server = createServer((request, response) => {
-    handle(state, request, response).catch((error: unknown) => {
+    handle(state, request, response, bound).catch((error: unknown) => {
       // A bug in the emulator must not crash it: answer 500 and say so on stderr. Only its own
       // defects get here: what a client did wrong is answered 4xx by handle().
       process.stderr.write(`insights-emulator: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
@@ -54,7 +56,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-async function handle(state: EmulatorState, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(state: EmulatorState, request: IncomingMessage, response: ServerResponse, bound: string): Promise<void> {
   const body = await readBody(request);
   // A client that left mid-body gets no answer and is nobody's defect.
   if (body.kind === "gone") return;
@@ -73,7 +75,10 @@ async function handle(state: EmulatorState, request: IncomingMessage, response: 
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
 
   if (path === "/_emulator" || path.startsWith("/_emulator/")) {
-    await handleControlRequest(state, method, path, url.searchParams, rawBody, response);
+    // For this machine only (local-only.ts): a web page elsewhere must not drive or read it.
+    const refusal = foreignControlRequest(request, method, bound);
+    if (refusal !== undefined) send(response, refusal.status, refusal.toBody());
+    else await handleControlRequest(state, method, path, url.searchParams, rawBody, response);
     return;
   }
 

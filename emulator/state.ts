@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, existsSync, renameSync } from "node:fs";
+import { readFileSync, writeFileSync, existsSync, renameSync, rmSync } from "node:fs";
 import { AccountState, BASIC_ACCOUNT, DEV_ACCOUNT, type AccountConfigInput, type AccountSnapshot } from "./accounts";
 import { Clock } from "./clock";
 import type { Dialect } from "./dialect";
@@ -142,7 +142,10 @@ export class EmulatorState {
   persist(): void {
     if (!this.options.stateFile) return;
     const temporary = `${this.options.stateFile}.tmp`;
-    writeFileSync(temporary, JSON.stringify(this.exportState()));
+    // It holds every account's secret and the identifiers submitted: readable by its owner only,
+    // a new file each time (a mode applies when a file is made), renamed over the old one.
+    rmSync(temporary, { force: true });
+    writeFileSync(temporary, JSON.stringify(this.exportState()), { mode: 0o600, flag: "wx" });
     renameSync(temporary, this.options.stateFile);
   }
 

@@ -11,11 +11,12 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
-import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { ResourceProviderClient, ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { startFakeEngine, type FakeEngine, type Severity } from "./fake-engine";
+import { decodeFields, type DecodedFields } from "../provider/plugin/struct-wire";
 import { fromStruct, revealSecrets, toStruct, type PropertyMap } from "./struct";
 
 /** Options of {@link startProviderHost}. */
@@ -185,6 +186,47 @@ process.on("exit", () => {
   for (const child of liveHosts) child.kill("SIGKILL");
 });
 
+/** The failures of a Check, CheckConfig or Invoke answer as the driver reads them (field 2, each property 1 and reason 2). */
+function failuresRead(fields: DecodedFields) {
+  return fields.messages(2).map((failure) => ({ getProperty: () => failure.text(1), getReason: () => failure.text(2) }));
+}
+
+/**
+ * The answers that carry property bags, read by the plugin's own decoder
+ * (provider/plugin/struct-wire.ts `decodeFields`) into objects with the getters of the SDK's messages that this file calls:
+ * google-protobuf builds a message per value of a Struct, seconds for a SavedFilterSet of thousands
+ * of members, during which this process (and an emulator in it) would serve nothing.
+ */
+const ANSWERS_READ: Record<string, (bytes: Buffer) => unknown> = {
+  check: (bytes) => {
+    const fields = decodeFields(bytes);
+    return { getInputs: () => fields.struct(1), getFailuresList: () => failuresRead(fields) };
+  },
+  invoke: (bytes) => {
+    const fields = decodeFields(bytes);
+    return { getReturn: () => fields.struct(1), getFailuresList: () => failuresRead(fields) };
+  },
+  create: (bytes) => {
+    const fields = decodeFields(bytes);
+    return { getId: () => fields.text(1), getProperties: () => fields.struct(2) };
+  },
+  read: (bytes) => {
+    const fields = decodeFields(bytes);
+    return { getId: () => fields.text(1), getProperties: () => fields.struct(2), hasInputs: () => fields.struct(3) !== undefined, getInputs: () => fields.struct(3) };
+  },
+  update: (bytes) => {
+    const fields = decodeFields(bytes);
+    return { getProperties: () => fields.struct(1) };
+  },
+};
+ANSWERS_READ.checkConfig = ANSWERS_READ.check!;
+
+/** The SDK's client of the ResourceProvider service, its answers with property bags read by {@link ANSWERS_READ}. */
+const DriverClient = grpc.makeGenericClientConstructor(
+  Object.fromEntries(Object.entries(ResourceProviderService).map(([name, method]) => [name, ANSWERS_READ[name] === undefined ? method : { ...method, responseDeserialize: ANSWERS_READ[name] }])) as grpc.ServiceDefinition,
+  "ResourceProvider",
+) as unknown as typeof ResourceProviderClient;
+
 /** The partial-failure details in a gRPC error's status details, if any. */
 function partialFailureOf(error: grpc.ServiceError): PartialFailure | undefined {
   const [details] = error.metadata?.get("grpc-status-details-bin") ?? [];
@@ -303,7 +345,7 @@ export class ProviderHost {
       await host.close();
       throw error;
     }
-    host.client = new ResourceProviderClient(`127.0.0.1:${host.port}`, grpc.credentials.createInsecure(), {
+    host.client = new DriverClient(`127.0.0.1:${host.port}`, grpc.credentials.createInsecure(), {
       "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
       "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
       "grpc.max_metadata_size": MAX_METADATA_BYTES,

@@ -4,7 +4,8 @@
  * "1b47061264138c4ac30d75fd1eb44270", "value": ...}`). A secret in the driver is that very object,
  * so what a test writes is what travels and what comes back can be compared as it is.
  */
-import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { writtenStruct, type StructLike } from "../provider/plugin/struct-wire";
 import { PREVIEW_UNKNOWN } from "../provider/rules";
 
 /** The key that marks a special Pulumi value in a Struct (the SDK's `runtime.specialSigKey`). */
@@ -71,12 +72,16 @@ function toJson(value: unknown, path: string): unknown {
   throw new TypeError(`${path}: a ${typeof value} cannot travel in a Struct`);
 }
 
-/** A property map as a Struct. */
+/**
+ * A property map as a Struct, written by the plugin's own encoder (provider/plugin/struct-wire.ts):
+ * google-protobuf's takes seconds for the thousands of members of a large SavedFilterSet, time this
+ * process (and an emulator in it) would spend blocked.
+ */
 export function toStruct(properties: PropertyMap): Struct {
-  return Struct.fromJavaScript(toJson(properties, "properties") as Record<string, never>);
+  return writtenStruct(toJson(properties, "properties") as Record<string, unknown>);
 }
 
 /** A Struct as a property map (an absent Struct is an empty map). */
-export function fromStruct(struct: Struct | undefined): PropertyMap {
+export function fromStruct(struct: StructLike | undefined): PropertyMap {
   return struct === undefined ? {} : (struct.toJavaScript() as PropertyMap);
 }

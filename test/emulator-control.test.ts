@@ -1,5 +1,12 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { TEST_NOW, useTestEmulator } from "./support/emulator";
+import { startEmulator } from "../emulator";
+import { EMULATOR_BIN, TEST_NOW, useTestEmulator } from "./support/emulator";
 
 /**
  * The control plane is as strict as the API (emulator/README.md "Control plane"): a key or query
@@ -99,5 +106,76 @@ describe("emulator control plane: POST /_emulator/reset (emulator/README.md \"Co
     expect((await emulator.call("POST", "/pii-opt-out", { body: { viewer_id: ["viewer-000123"] } })).body.id).toBe(request.body.id);
     // The journal's sequence numbers went on from before the reset.
     expect((await emulator.control("GET", "requests")).body.requests[0].seq).toBe(lastSeq + 1);
+  });
+});
+
+describe("emulator control plane: for its own machine only (emulator/README.md \"Control plane\")", () => {
+  const emulator = useTestEmulator({}, { resetEach: true });
+
+  /** A control request as a web page elsewhere would send it: any Host, Origin and Content-Type. */
+  const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(`/_emulator/${path}`, emulator.url);
+      const sent = request(url, { method, headers }, (response) => {
+        let text = "";
+        response.setEncoding("utf8").on("data", (chunk: string) => (text += chunk)).on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+      });
+      sent.on("error", reject);
+      sent.end(body);
+    });
+  const port = () => new URL(emulator.url).port;
+  const json = { "content-type": "application/json" };
+
+  it("refuses a Host that is not loopback nor its address (DNS rebinding): no state, no e-mails, no reset", async () => {
+    await emulator.call("POST", "/bulk_filters/", { body: [{ name: "Kept", rules: { op: "and", rules: [{ field: "CDN", op: "equals", value: "Akamai" }] } }] });
+    for (const host of [`attacker.example:${port()}`, `127.0.0.1.attacker.example:${port()}`, "[::2]"]) {
+      const state = await send("GET", "state", { host });
+      expect(state.status, host).toBe(403);
+      expect(JSON.parse(state.body)).toMatchObject({ error: "foreign_host", parameter: "Host" });
+      expect(state.body).not.toContain("dev-secret");
+      expect((await send("GET", "emails", { host })).status).toBe(403);
+      expect((await send("POST", "reset", { host, ...json }, "{}")).status).toBe(403);
+    }
+    expect((await emulator.get("/bulk_filters/")).body.filters).toHaveLength(1);
+    // Loopback under any of its names is answered.
+    for (const host of [`localhost:${port()}`, `127.0.0.1:${port()}`, "127.0.0.1"]) expect((await send("GET", "health", { host })).status, host).toBe(200);
+  });
+
+  it("refuses a request from a web page of another origin, and a write that is not JSON", async () => {
+    const host = `127.0.0.1:${port()}`;
+    for (const origin of ["https://attacker.example", "null", "http://attacker.example:8080"]) {
+      expect((await send("POST", "clock", { host, origin, ...json }, JSON.stringify({ advance: 60_000 }))).status, origin).toBe(403);
+      expect((await send("GET", "state", { host, origin })).status, origin).toBe(403);
+    }
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      const refused = await send("POST", "accounts", { host, "content-type": type }, JSON.stringify({ clientId: "page", clientSecret: "page-secret" }));
+      expect(refused.status, type).toBe(415);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: "unsupported_media_type" });
+    }
+    expect((await send("POST", "reset", { host })).status).toBe(415);
+    expect((await emulator.control("GET", "clock")).body.now).toBe(TEST_NOW);
+    expect((await emulator.control("GET", "accounts")).body.accounts.map((account: { clientId: string }) => account.clientId)).not.toContain("page");
+    // Its own pages (a loopback origin) and JSON writes are answered.
+    expect((await send("POST", "clock", { host, origin: `http://localhost:${port()}`, "content-type": "application/json; charset=utf-8" }, JSON.stringify({ advance: 1 }))).status).toBe(200);
+  });
+
+  it("writes its state file for its owner only, and warns when bound beyond loopback", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "insights-state-"));
+    const stateFile = path.join(dir, "state.json");
+    const withFile = await startEmulator({ port: 0, stateFile });
+    try {
+      await fetch(`${withFile.url}/_emulator/clock`, { method: "POST", headers: json, body: JSON.stringify({ advance: 1 }) });
+      expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+    } finally {
+      await withFile.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const child = spawn(process.execPath, [EMULATOR_BIN, "--port", "0", "--host", "0.0.0.0"], { stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const [line] = (await once(child.stderr!, "data")) as [Buffer];
+      expect(line.toString()).toMatch(/^insights-emulator: warning: bound to 0\.0\.0\.0, beyond this machine: .*the control plane \(\/_emulator\/\) still answers only requests whose Host is a loopback address/);
+    } finally {
+      child.kill();
+    }
   });
 });

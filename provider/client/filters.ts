@@ -139,10 +139,16 @@ function refuseUnknownProperties(items: readonly unknown[], schema: z.ZodObject,
   });
 }
 
-/** Ids in ascending order: numerically when both are numbers (the service's ids, docs/api.md 2.7), else as text. */
+/**
+ * Ids in ascending order: numerically when both are digits (the service's ids, docs/api.md 2.7),
+ * compared as digits so that ids beyond 2^53 keep their order; else as text.
+ */
 function compareIds(left: string, right: string): number {
   const numeric = /^\d+$/;
-  if (numeric.test(left) && numeric.test(right)) return Number(left) - Number(right) || left.localeCompare(right);
+  if (numeric.test(left) && numeric.test(right)) {
+    const [a, b] = [left.replace(/^0+(?=\d)/, ""), right.replace(/^0+(?=\d)/, "")];
+    if (a.length !== b.length) return a.length - b.length;
+  }
   return left < right ? -1 : left > right ? 1 : 0;
 }
 

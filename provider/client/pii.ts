@@ -98,7 +98,9 @@ export class PiiApi {
       viewer_id: checked.identifiers,
       ...(checked.notificationEmails === undefined ? {} : { "@notification_email": checked.notificationEmails }),
     };
-    const answer = await this.requester.request({ method: "POST", path: PII_OPT_OUT, body, ...options }, PiiOptOutSubmitResponse);
+    // The identifiers and addresses sent are what no error of the call may show (request.ts `personal`).
+    const personal = [...checked.identifiers, ...(checked.notificationEmails ?? [])];
+    const answer = await this.requester.request({ method: "POST", path: PII_OPT_OUT, body, ...options, personal }, PiiOptOutSubmitResponse);
     return { id: answer.id, created: answer.created, ignored: ignoredCount(answer, checked.identifiers.length) };
   }
 

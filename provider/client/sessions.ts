@@ -82,6 +82,11 @@ export const ViewerIdentity = z
   .union([z.object({ viewerId: VIEWER.viewerId, viewerIp: notWith("`viewerId`") }), z.object({ viewerIp: VIEWER.viewerIp, viewerId: notWith("`viewerIp`") })])
   .describe("Whose sessions: exactly one of a viewer id or a viewer IP address (spec 4.3, 4.4).");
 
+/** The viewer id or IP address of an identity's query: what no error of the call may show. */
+function personalOf(identity: QueryParams): string[] {
+  return Object.values(identity).filter((value): value is string => typeof value === "string");
+}
+
 /** Exactly one of viewer id and viewer IP (spec 4.3, 4.4), as query parameters. */
 function identityQuery(parsed: { viewerId?: string | undefined; viewerIp?: string | undefined }, context: z.RefinementCtx): QueryParams {
   const { viewerId, viewerIp } = parsed;
@@ -183,7 +188,7 @@ export class SessionsApi extends QueryFamily {
   /** Summary metrics of one viewer (spec 4.4 `GET .../content/viewer/summary`, 2.3). */
   async viewerSummary(params: ViewerSummaryParams, requestOptions?: CallOptions): Promise<ViewerSummary> {
     const { identity, range } = parseParams(this.params.ViewerSummaryParams, params);
-    return this.get(`${BASE}/content/viewer/summary`, { ...identity, ...(range === undefined ? {} : rangeQuery(range)) }, ViewerSummary, requestOptions);
+    return this.get(`${BASE}/content/viewer/summary`, { ...identity, ...(range === undefined ? {} : rangeQuery(range)) }, ViewerSummary, requestOptions, personalOf(identity));
   }
 
   /** The dimension lookup: the filters the account can use (spec 4.5, 2.5). */
@@ -204,7 +209,7 @@ export class SessionsApi extends QueryFamily {
     const nowMs = this.now();
     const interval = range ? resolveRange(range, nowMs, VIEWER_POLICY.daysAnchor) : { startMs: nowMs - VIEWER_DEFAULT_RANGE_MS, endMs: nowMs };
     // Always the cap: which sessions a smaller `limit` keeps is the service's order, which is not shown.
-    const fetchPart = (query: QueryParams) => this.get(path, { ...identity, ...query, limit: SESSIONS_PER_RESPONSE }, SessionList, requestOptions);
+    const fetchPart = (query: QueryParams) => this.get(path, { ...identity, ...query, limit: SESSIONS_PER_RESPONSE }, SessionList, requestOptions, personalOf(identity));
     const isFull = (result: SessionList) => {
       const full = result.sessions.length >= SESSIONS_PER_RESPONSE;
       if (full) this.logSplit(path, `answer at the cap of ${SESSIONS_PER_RESPONSE} sessions (spec 8): fetched again as two halves`, 2, requestOptions);

@@ -3,48 +3,52 @@ import { ResourcePartialFailureError, type ResourceCore } from "../accounts/call
 import { InsightsError } from "../client/core/errors";
 import { asResource, configureFromStack } from "../accounts/runtime";
 import { configureMatchEstimate } from "../match-estimate/preview";
-import { inertText } from "../text/inert";
+import { engineFailures, engineMessage, engineProperties, engineReasons, leftOutNote } from "../text/bounded";
 
 /**
  * The dynamic-provider host's side of every resource: the provider object as the host serves it
- * (calls named after their resource, what the engine shows made inert) and the partial failure it
- * records (docs/dynamic-providers.md "The life of a dynamic resource").
+ * (calls named after their resource, what the engine shows made inert and bounded) and the partial
+ * failure it records (docs/dynamic-providers.md "The life of a dynamic resource").
  */
-
-/** `text` made inert line by line (provider/text/inert.ts), its own line breaks kept. */
-function inertLines(text: string): string {
-  return text.split("\n").map(inertText).join("\n");
-}
 
 /**
- * `error` as the engine shows it, made inert: its message and stack (the host prints both) and
- * the reasons of a {@link ResourceInitFailedError}, line by line. An error may be several lines
- * that code composed, so its line breaks are kept; every other control, escape sequence or bidi
- * control a value of the service brought into it is escaped. Changed in place, so the host still
- * recognises what it carries (`id`, `properties`).
+ * `error` as the engine gets it, made inert and bounded (provider/text/bounded.ts): its message and
+ * stack (the host prints both) and the reasons and outputs of a {@link ResourceInitFailedError},
+ * which the host sends in gRPC trailers: a failure of any size reaches the engine, and the
+ * connection stays usable (docs/dynamic-providers.md "Every answer reaches the engine"). An error may
+ * be several lines that code composed, so its line breaks are kept; every other control, escape
+ * sequence or bidi control a value of the service brought into it is escaped. Changed in place, so
+ * the host still recognises what it carries (`id`, `properties`).
  */
-function inertError(error: unknown): unknown {
+function engineError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
-  error.message = inertLines(error.message);
-  if (error.stack !== undefined) error.stack = inertLines(error.stack);
-  if (error instanceof ResourceInitFailedError) error.reasons.splice(0, error.reasons.length, ...error.reasons.map(inertLines));
+  let suffix = "";
+  if (error instanceof ResourceInitFailedError) {
+    const { properties, leftOut } = engineProperties(error.properties, ["__provider"]);
+    if (leftOut.length > 0) suffix = leftOutNote(leftOut);
+    (error as { properties: Record<string, unknown> }).properties = properties;
+    error.reasons.splice(0, error.reasons.length, ...engineReasons(error.reasons));
+  }
+  const message = error.message;
+  error.message = engineMessage(message, suffix);
+  if (error.stack !== undefined) error.stack = engineMessage(error.stack.replace(message, error.message));
   return error;
 }
 
-/** `call`'s answer, or its failure made inert ({@link inertError}). */
-async function withInertErrors<T>(call: () => Promise<T>): Promise<T> {
+/** `call`'s answer, or its failure made inert and bounded ({@link engineError}). */
+async function withEngineErrors<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw inertError(error);
+    throw engineError(error);
   }
 }
 
 /**
  * `provider` as the host serves it: each call that sends requests (create, read, update, delete)
  * run {@link asResource} `type "name"`, the name read from the call's properties by `nameOf` (else
- * the id); and what every call shows the engine besides its lines, its errors and the reasons of
- * its check failures, made inert ({@link inertError}).
+ * the id); and what every call shows the engine besides its lines, its errors and its check
+ * failures, made inert and bounded ({@link engineError}).
  */
 export function namedCalls(type: string, nameOf: (properties: unknown) => unknown, provider: Required<pulumi.dynamic.ResourceProvider>): Required<pulumi.dynamic.ResourceProvider> {
   const label = (properties: unknown, id?: string) => {
@@ -52,16 +56,16 @@ export function namedCalls(type: string, nameOf: (properties: unknown) => unknow
     return typeof name === "string" && name !== "" ? `${type} "${name}"` : `${type} ${id ?? ""}`.trim();
   };
   return {
-    configure: (request) => withInertErrors(() => provider.configure(request)),
+    configure: (request) => withEngineErrors(() => provider.configure(request)),
     check: async (olds, news) => {
-      const result = await withInertErrors(() => provider.check(olds, news));
-      return result.failures === undefined ? result : { ...result, failures: result.failures.map((failure) => ({ ...failure, reason: inertLines(failure.reason) })) };
+      const result = await withEngineErrors(() => provider.check(olds, news));
+      return result.failures === undefined ? result : { ...result, failures: engineFailures(result.failures) };
     },
-    diff: (id, olds, news) => withInertErrors(() => provider.diff(id, olds, news)),
-    create: (inputs) => withInertErrors(() => asResource(label(inputs), () => provider.create(inputs))),
-    read: (id, props) => withInertErrors(() => asResource(label(props, id), () => provider.read(id, props))),
-    update: (id, olds, news) => withInertErrors(() => asResource(label(news, id), () => provider.update(id, olds, news))),
-    delete: (id, props) => withInertErrors(() => asResource(label(props, id), () => provider.delete(id, props))),
+    diff: (id, olds, news) => withEngineErrors(() => provider.diff(id, olds, news)),
+    create: (inputs) => withEngineErrors(() => asResource(label(inputs), () => provider.create(inputs))),
+    read: (id, props) => withEngineErrors(() => asResource(label(props, id), () => provider.read(id, props))),
+    update: (id, olds, news) => withEngineErrors(() => asResource(label(news, id), () => provider.update(id, olds, news))),
+    delete: (id, props) => withEngineErrors(() => asResource(label(props, id), () => provider.delete(id, props))),
   };
 }
 
@@ -74,7 +78,7 @@ export function namedCalls(type: string, nameOf: (properties: unknown) => unknow
  * load the provider: the core's `ResourcePartialFailureError` as this host records it.
  */
 export class ResourceInitFailedError extends InsightsError {
-  /** The outputs to record, `__provider` included. */
+  /** The outputs to record, `__provider` included (bounded for the engine on the way out, {@link engineError}). */
   readonly properties: Record<string, unknown>;
 
   constructor(

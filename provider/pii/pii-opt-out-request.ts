@@ -4,7 +4,7 @@ import { InsightsError, InternalServerError, RateLimitError } from "../client/co
 import { changeKind, ResourcePartialFailureError, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
 import { outcomeWait, report, sharedClient } from "../accounts/runtime";
 import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus } from "./progress";
-import { redactor } from "./redact";
+import { redactor } from "../text/redaction";
 import { batchesOf, Submission } from "./submission";
 import { refreshStatuses, waitUntilFinished, WaitTimeoutError } from "./waiting";
 import { isUnknown } from "../rules";

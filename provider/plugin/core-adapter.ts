@@ -3,7 +3,6 @@ import { wireSecret } from "../accounts/wire-secret";
 import { InsightsError } from "../client/core/errors";
 import { declaredProperties } from "../saved-filters/model/state";
 import { containsSecret, revealed, type PropertyMap } from "./wire";
-import { literalPattern } from "../text/regexp";
 
 /**
  * The plugin's adapter of a resource's core (accounts/calls.ts `ResourceCore`), the counterpart of
@@ -69,11 +68,16 @@ export interface CoreService<Outputs extends object> {
  * property path, the rest its reason. A reason that does not start so stays on the property.
  */
 export function pathFailure({ property, reason }: PropertyFailure): Failure {
-  // A path is the property, then steps `.name`, `[1]` or `["a member key"]` (which may hold ": ").
-  const steps = String.raw`(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*`;
-  const match = new RegExp(`^(${literalPattern(property)}${steps}): `).exec(reason);
-  return match === null ? { property, reason } : { property: match[1]!, reason: reason.slice(match[0].length) };
+  if (!reason.startsWith(property)) return { property, reason };
+  // The steps after the property (matched from where it ends: a property from outside never
+  // becomes part of a pattern, whatever its length).
+  PATH_STEPS.lastIndex = property.length;
+  const match = PATH_STEPS.exec(reason);
+  return match === null ? { property, reason } : { property: reason.slice(0, match.index + match[1]!.length), reason: reason.slice(match.index + match[0].length) };
 }
+
+/** The steps of a path, `.name`, `[1]` or `["a member key"]` (which may hold ": "), then `: ` (sticky). */
+const PATH_STEPS = /((?:\.[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*): /y;
 
 /** The top-level properties of `bags` that hold a secret marker anywhere. */
 function secretKeys(...bags: PropertyMap[]): Set<string> {

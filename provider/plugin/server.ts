@@ -9,13 +9,14 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { InsightsError } from "../client/core/errors";
 import { packageVersion } from "../client/core/version";
 import { reportThrough } from "../accounts/runtime";
-import { inertLines } from "../text/inert";
+import { engineFailures, engineMessage, engineProperties, engineReasons, leftOutNote } from "../text/bounded";
 import { checkConfig, configure, diffConfig } from "./configuration";
 import type { EngineLog } from "./engine-log";
 import { invoke } from "./functions";
 import { PACKAGE_SCHEMA_TEXT } from "./package-schema";
 import type { DiffAnswer, Failure, ResourceCall } from "./core-adapter";
 import { adapterOf, isPartialFailure, NotServedError } from "./resources";
+import { readWithStructs } from "./struct-wire";
 import { urnParts } from "./tokens";
 import { propertiesOf, structOf } from "./wire";
 
@@ -45,18 +46,26 @@ function resourceCall(request: AddressedRequest): ResourceCall {
 /**
  * The gRPC error of a failed call: UNIMPLEMENTED for what the plugin does not serve; UNKNOWN with the
  * error's message otherwise, as the engine shows it; with the `ErrorResourceInitFailed` detail for a
- * partial failure (docs/provider-plugins.md rule 9). The message and the reasons are made inert line
- * by line (provider/text/inert.ts): a value of the service in them cannot drive the user's terminal.
+ * partial failure (docs/provider-plugins.md rule 9). All of it travels in trailers, so the message,
+ * the reasons and the outputs are made inert and bounded (provider/text/bounded.ts): a value of the
+ * service cannot drive the user's terminal, and a failure of any size reaches the engine without
+ * blocking the connection (docs/provider-plugins.md "Every answer reaches the engine").
  */
 function grpcError(error: unknown): grpc.ServerErrorResponse {
-  const message = inertLines(error instanceof Error ? error.message : String(error));
-  if (error instanceof NotServedError) return Object.assign(new Error(message), { code: grpc.status.UNIMPLEMENTED, details: message });
+  const text = error instanceof Error ? error.message : String(error);
+  if (error instanceof NotServedError) {
+    const message = engineMessage(text);
+    return Object.assign(new Error(message), { code: grpc.status.UNIMPLEMENTED, details: message });
+  }
   const metadata = new grpc.Metadata();
+  let message = engineMessage(text);
   if (isPartialFailure(error)) {
+    const { properties, leftOut } = engineProperties(error.properties);
+    if (leftOut.length > 0) message = engineMessage(text, leftOutNote(leftOut));
     const detail = new providerProto.ErrorResourceInitFailed();
     detail.setId(error.id);
-    detail.setProperties(structOf(error.properties));
-    detail.setReasonsList(error.reasons.map(inertLines));
+    detail.setProperties(structOf(properties));
+    detail.setReasonsList(engineReasons(error.reasons));
     const any = new Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
     const status = new Status();
@@ -68,12 +77,12 @@ function grpcError(error: unknown): grpc.ServerErrorResponse {
   return Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
 }
 
-/** Check failures as the protocol carries them, each reason made inert line by line. */
+/** Check and Invoke failures as the protocol carries them, paths and reasons inert and bounded. */
 function checkFailures(failures: Failure[]): providerProto.CheckFailure[] {
-  return failures.map(({ property, reason }) => {
+  return engineFailures(failures).map(({ property, reason }) => {
     const failure = new providerProto.CheckFailure();
     failure.setProperty(property);
-    failure.setReason(inertLines(reason));
+    failure.setReason(reason);
     return failure;
   });
 }
@@ -303,10 +312,37 @@ export interface PluginServer {
 /** The SDK's own message limit (runtime/settings `maxRPCMessageSize`): a large set's properties fit. */
 const MAX_MESSAGE_BYTES = 1024 * 1024 * 400;
 
+/** The Struct fields of the requests that carry property bags: getter name to field number (provider.proto). */
+const REQUEST_STRUCTS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  checkConfig: { getOlds: 2, getNews: 3 },
+  check: { getOlds: 2, getNews: 3 },
+  diffConfig: { getOlds: 3, getNews: 4, getOldInputs: 6 },
+  diff: { getOlds: 3, getNews: 4, getOldInputs: 6 },
+  create: { getProperties: 2 },
+  read: { getProperties: 3, getInputs: 4 },
+  update: { getOlds: 3, getNews: 4, getOldInputs: 8 },
+  delete: { getProperties: 3, getOldInputs: 5 },
+  invoke: { getArgs: 2 },
+};
+
+/**
+ * The ResourceProvider service's definition, its requests' property bags read by ./struct-wire.ts
+ * rather than google-protobuf, which takes seconds for a SavedFilterSet of thousands of members
+ * (the answers' are written by it too, ./wire.ts `structOf`).
+ */
+const SERVICE = Object.fromEntries(
+  Object.entries(ResourceProviderService).map(([name, method]) => {
+    const structs = REQUEST_STRUCTS[name];
+    if (structs === undefined) return [name, method];
+    const deserialize = (bytes: Uint8Array) => method.requestDeserialize(Buffer.from(bytes));
+    return [name, { ...method, requestDeserialize: (bytes: Buffer) => readWithStructs(bytes, deserialize, structs) }];
+  }),
+) as unknown as typeof ResourceProviderService;
+
 /** Serves the ResourceProvider service on a free loopback port. */
 export async function servePlugin(options: ProviderServiceOptions): Promise<PluginServer> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES });
-  server.addService(ResourceProviderService, resourceProviderService(options) as grpc.UntypedServiceImplementation);
+  server.addService(SERVICE, resourceProviderService(options) as grpc.UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
   });

@@ -1,4 +1,5 @@
-import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { writtenStruct, type StructLike } from "./struct-wire";
 import { wireSecret, withoutSecretMarkers } from "../accounts/wire-secret";
 
 /**
@@ -10,16 +11,16 @@ import { wireSecret, withoutSecretMarkers } from "../accounts/wire-secret";
 export type PropertyMap = Record<string, unknown>;
 
 /** A request's Struct as plain JSON, secret markers kept (an absent Struct is an empty bag). */
-export function propertiesOf(struct: Struct | undefined): PropertyMap {
+export function propertiesOf(struct: StructLike | undefined): PropertyMap {
   return struct === undefined ? {} : (struct.toJavaScript() as PropertyMap);
 }
 
 /**
- * `properties` as a Struct. It goes through JSON first: members that are `undefined` are left out
- * (the engine treats them as absent) and dates become ISO 8601 text.
+ * `properties` as a Struct, written by ./struct-wire.ts. It goes through JSON first: members that
+ * are `undefined` are left out (the engine treats them as absent) and dates become ISO 8601 text.
  */
 export function structOf(properties: object): Struct {
-  return Struct.fromJavaScript(JSON.parse(JSON.stringify(properties)) as Record<string, never>);
+  return writtenStruct(JSON.parse(JSON.stringify(properties)) as Record<string, unknown>);
 }
 
 /** `value` with every secret marker replaced by its plain value. */

@@ -11,21 +11,26 @@ import { isJsonObject } from "../schema";
 import { describeChoices, unknownProperties } from "../schema/suggest";
 import type { SavedFilterSetOutputs as DeclaredOutputs } from "../schema/resource-records";
 import { SAVED_FILTER_SET } from "./filter-properties";
+import { ENGINE_BUDGET, structBytes } from "../text/bounded";
 import { FilterItemError } from "./gateway/refusals";
 import { claimFilters, sharedFilterGateway } from "./gateways";
 import { accountLookups } from "./lookups";
 import { checkDeclaredFilter, DeclaredFilter, MANAGED_PROPERTIES, propertyPath, type LookupReader } from "./model/declared";
 import { planMembers, type MembersState } from "./model/plan";
 import { describeRulesChange, desiredState, filterChanges, plannedChanges, RULES_DIFF_LEGEND, type FilterState } from "./model/state";
+import type { FilterGateway } from "./gateway/filter-gateway";
 import { perform, readFilters } from "./reconciler";
 import { asPaths, FILTER_NEEDS } from "./saved-filter";
 
 /**
- * The outputs recorded in the state (./filter-properties.ts), and the members whose create had an
- * unknown outcome (client/core/outcome.ts): the next update looks for the filter that create may
- * have made and adopts it instead of creating another.
+ * The outputs recorded in the state (./filter-properties.ts), and two records of an earlier failure
+ * that only the core reads: the members whose create had an unknown outcome (client/core/outcome.ts),
+ * which the next update looks for and adopts instead of creating another; and how many members the
+ * account holds for the set that the state does not record (`unrecorded`: a partial failure too
+ * large for what the engine records of one, {@link partialOutputs}, whose members could not be
+ * deleted again), for which the next update looks by exact name and declared content first.
  */
-type SavedFilterSetOutputs = Omit<DeclaredOutputs, keyof AccountOutputs> & Partial<AccountOutputs> & { unknownOutcome?: string[] };
+type SavedFilterSetOutputs = Omit<DeclaredOutputs, keyof AccountOutputs> & Partial<AccountOutputs> & { unknownOutcome?: string[]; unrecorded?: number };
 
 /** A member's shape for messages: a SavedFilter's properties, `name` defaulting to the member key. */
 const MEMBER_SHAPE = `{${MANAGED_PROPERTIES.map((property) => (property === "rules" ? property : `${property}?`)).join(", ")}}`;
@@ -121,26 +126,109 @@ function reasonsOf(failures: readonly string[]): string[] {
 }
 
 /**
- * Bytes of member states a partial failure carries. The host sends a partial failure's outputs in a
- * gRPC trailer (docs/dynamic-providers.md "The life of a dynamic resource"), and Node's HTTP/2 refuses
- * header blocks over 64 KiB: the stream is then dropped and the engine never hears of the failure.
+ * Bytes of outputs a partial failure carries: what the hosts let the engine record of a failure
+ * (provider/text/bounded.ts), less room for what they add (the dynamic host's `__provider`).
  */
-const PARTIAL_STATES_BYTES = 20_000;
+const PARTIAL_OUTPUTS_BYTES = ENGINE_BUDGET.propertiesBytes - 6_000;
 
 /**
- * The outputs of a partial failure, small enough for the trailer: every id, and the states of the
- * members that fit in {@link PARTIAL_STATES_BYTES}. A member without a recorded state is sent in
- * full by the next update (PUT merges, so the same values change nothing).
+ * The outputs of a partial failure, small enough for the engine to record (a failure travels in a
+ * gRPC trailer, which carries some tens of kilobytes, docs/provider-plugins.md "Every answer reaches
+ * the engine"): as they are when they fit. Else, in {@link PARTIAL_OUTPUTS_BYTES}, the ids in this
+ * order as they fit: members the next update could not find by themselves (whose change failed,
+ * whose delete failed), members that existed before this call (kept or adopted), then members this
+ * call made; then the states of the members kept. Answers the outputs and the members left out. A
+ * member recorded without a state is read from the account by the next update; what becomes of a
+ * member left out is {@link partialFailure}'s. The adoption map, an echo of the inputs, is left out.
  */
-function partialOutputs(outputs: SavedFilterSetOutputs): SavedFilterSetOutputs {
-  const filters: Record<string, FilterState> = {};
-  let bytes = 0;
-  for (const [key, state] of Object.entries(outputs.filters)) {
-    bytes += JSON.stringify(state).length;
-    if (bytes > PARTIAL_STATES_BYTES) break;
-    filters[key] = state;
+function partialOutputs(outputs: SavedFilterSetOutputs, applied: Pick<Applied, "findable" | "made">): { outputs: SavedFilterSetOutputs; leftOut: string[] } {
+  if (structBytes(outputs) <= PARTIAL_OUTPUTS_BYTES) return { outputs, leftOut: [] };
+  const { ids, filters, adopt: _adopt, unknownOutcome, unrecorded: _unrecorded, ...rest } = outputs;
+  let bytes = structBytes({ ...rest, ids: {}, filters: {}, unrecorded: Number.MAX_SAFE_INTEGER });
+  // A map entry of the Struct: its key, its value, and its own tag and length.
+  const entryBytes = (key: string, value: unknown) => structBytes(key) + structBytes(value) + 4;
+  const keys = Object.keys(ids);
+  const rank = (key: string) => (!applied.findable.has(key) ? 0 : applied.made.has(key) ? 2 : 1);
+  const kept = new Set<string>();
+  for (const key of [0, 1, 2].flatMap((wanted) => keys.filter((key) => rank(key) === wanted))) {
+    const size = entryBytes(key, ids[key]);
+    if (bytes + size > PARTIAL_OUTPUTS_BYTES) continue;
+    kept.add(key);
+    bytes += size;
   }
-  return { ...outputs, filters };
+  const states: Record<string, FilterState> = {};
+  for (const key of keys.filter((key) => kept.has(key) && filters[key] !== undefined)) {
+    const size = entryBytes(key, filters[key]);
+    if (bytes + size > PARTIAL_OUTPUTS_BYTES) break;
+    states[key] = filters[key]!;
+    bytes += size;
+  }
+  const unknown = unknownOutcome !== undefined && bytes + structBytes({ unknownOutcome }) <= PARTIAL_OUTPUTS_BYTES ? unknownOutcome : undefined;
+  const leftOut = [...keys.filter((key) => !kept.has(key)), ...(unknown === undefined ? (unknownOutcome ?? []) : [])];
+  return {
+    outputs: { ...rest, ids: Object.fromEntries(keys.filter((key) => kept.has(key)).map((key) => [key, ids[key]!])), filters: states, ...(unknown === undefined ? {} : { unknownOutcome: unknown }) },
+    leftOut,
+  };
+}
+
+/**
+ * The partial failure of `applied`, its outputs bounded ({@link partialOutputs}). The members this
+ * call made that the state cannot record are deleted again, so that the next update makes them anew
+ * (a member's name need not find it: a name the service lists more than 500 filters for cannot be
+ * listed completely, docs/api.md 10.1); the others left out, and any such delete that failed, are
+ * counted in `unrecorded`, found by the next update by their exact name and declared content. The
+ * message says so on its second line (the hosts may cut a long message's middle).
+ */
+async function partialFailure(id: string, applied: Applied): Promise<ResourcePartialFailureError> {
+  const { outputs, leftOut } = partialOutputs(applied.outputs, applied);
+  const undone = leftOut.filter((key) => applied.made.has(key) && applied.outputs.ids[key] !== undefined);
+  const outcomes = await perform(applied.gateway, undone.map((key) => ({ kind: "delete", key, id: applied.outputs.ids[key]! })), "now");
+  const deleted = outcomes.filter((outcome) => !("error" in outcome)).length;
+  const unrecorded = leftOut.length - deleted + (applied.outputs.unrecorded ?? 0);
+  const bounded: SavedFilterSetOutputs = { ...outputs, ...(unrecorded === 0 ? {} : { unrecorded }) };
+  let message = applied.message;
+  if (leftOut.length > 0) {
+    const [first, ...rest] = message.split("\n");
+    const note = [
+      `The state records ${Object.keys(bounded.ids).length} members' ids, all that a failure can carry`,
+      deleted === 0 ? "" : `; the ${deleted} others this run made were deleted again, and the next \`pulumi up\` makes them anew`,
+      unrecorded === 0 ? "" : `; ${unrecorded} more are found by the next \`pulumi up\` in the account by their name and declared content`,
+      ": none is made twice.",
+    ].join("");
+    message = [first, note, ...rest].join("\n");
+  }
+  return new ResourcePartialFailureError(message, id, { ...bounded }, reasonsOf(applied.failures));
+}
+
+/** What `apply` did: the outputs, the failure of each member that failed, and which members it made or the account shows as declared. */
+interface Applied {
+  outputs: SavedFilterSetOutputs;
+  failures: string[];
+  message: string;
+  /** Members the next update could find by their exact name and declared content: declared, and applied. */
+  findable: Set<string>;
+  /** Members whose filter this call made (or found, made by an earlier lost create). */
+  made: Set<string>;
+  /** The account's gateway. */
+  gateway: FilterGateway;
+}
+
+/**
+ * `previous` with the state of every member whose id it records without a state (a bounded partial
+ * failure, {@link partialOutputs}) read from the account, one GET per 100; a member the account no
+ * longer holds loses its id, as a refresh would, and is made again.
+ */
+async function withStates(gateway: FilterGateway, previous: Partial<SavedFilterSetOutputs>): Promise<Partial<SavedFilterSetOutputs>> {
+  const stateless = Object.entries(previous.ids ?? {}).filter(([key]) => previous.filters?.[key] === undefined);
+  if (stateless.length === 0) return previous;
+  const read = await readFilters(gateway, stateless.map(([, filterId]) => filterId), "now");
+  const ids = { ...previous.ids };
+  const filters = { ...previous.filters };
+  stateless.forEach(([key], index) => {
+    if (read[index] === undefined) delete ids[key];
+    else filters[key] = read[index];
+  });
+  return { ...previous, ids, filters };
 }
 
 /**
@@ -149,19 +237,25 @@ function partialOutputs(outputs: SavedFilterSetOutputs): SavedFilterSetOutputs {
  * deletes of removed ones), handed to the gateway at once by the reconciler. Returns the outputs of
  * what was applied and the failure of each member that was not.
  */
-async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record<string, unknown>): Promise<{ outputs: SavedFilterSetOutputs; failures: string[]; message: string }> {
+async function apply(stored: Partial<SavedFilterSetOutputs> | undefined, inputs: Record<string, unknown>): Promise<Applied> {
   const { members, adopt, account } = parseMembers(inputs);
+  const gateway = sharedFilterGateway(account);
+  const previous = stored && (await withStates(gateway, stored));
   const recorded: MembersState | undefined = previous && { ids: previous.ids ?? {}, filters: previous.filters ?? {}, ...(previous.unknownOutcome === undefined ? {} : { unknownOutcome: previous.unknownOutcome }) };
-  const operations = planMembers(recorded, members.map(({ key, declared }) => ({ key, desired: desiredState(declared) })), { ...(adopt === undefined ? {} : { adopt }), lookFirst: "recorded" });
-  const outcomes = await perform(sharedFilterGateway(account), operations, "now");
+  // Members the state could not record are in the account: every create looks for its filter first.
+  const lookFirst = previous?.unrecorded === undefined ? "recorded" : "always";
+  const operations = planMembers(recorded, members.map(({ key, declared }) => ({ key, desired: desiredState(declared) })), { ...(adopt === undefined ? {} : { adopt }), lookFirst });
+  const outcomes = await perform(gateway, operations, "now");
   const ids: Record<string, string> = { ...previous?.ids };
   const states: Record<string, FilterState> = { ...previous?.filters };
   const failures: string[] = [];
+  const failed = new Set<string>();
   const unknownOutcome = new Set<string>();
   let unknownExample: UnknownOutcomeError | undefined;
   for (const outcome of outcomes) {
     const { key } = outcome;
     if ("error" in outcome) {
+      failed.add(key);
       if (outcome.error instanceof UnknownOutcomeError) {
         unknownOutcome.add(key);
         unknownExample ??= outcome.error;
@@ -180,15 +274,20 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
   const declaredKeys = new Set(members.map((member) => member.key));
   // Declared order first, then members whose delete failed (still in the account, still managed).
   const order = [...declaredKeys, ...Object.keys(ids).filter((key) => !declaredKeys.has(key))].filter((key) => ids[key] !== undefined);
+  // Members an earlier failure left unrecorded and this run did not find stay looked for.
+  const stillUnrecorded = previous?.unrecorded === undefined ? 0 : [...declaredKeys].filter((key) => ids[key] === undefined).length;
   const outputs: SavedFilterSetOutputs = {
     ids: Object.fromEntries(order.map((key) => [key, ids[key]!])),
     filters: Object.fromEntries(order.map((key) => [key, states[key]!])),
     ...(adopt === undefined ? {} : { adopt }),
     ...(unknownOutcome.size === 0 ? {} : { unknownOutcome: [...declaredKeys].filter((key) => unknownOutcome.has(key)) }),
+    ...(stillUnrecorded === 0 ? {} : { unrecorded: stillUnrecorded }),
     ...accountOutputs(account),
   };
   const message = failureMessage(failures, total, unknownExample && { count: unknownOutcome.size, example: unknownExample });
-  return { outputs, failures, message };
+  const findable = new Set([...declaredKeys].filter((key) => ids[key] !== undefined && !failed.has(key)));
+  const made = new Set(outcomes.filter((outcome) => outcome.kind === "create" && !("error" in outcome)).map((outcome) => outcome.key));
+  return { outputs, failures, message, findable, made, gateway };
 }
 
 /**
@@ -222,7 +321,9 @@ async function describeMember(key: string, member: unknown, previous: Partial<Sa
   const path = memberPath(key);
   if (previous.ids?.[key] === undefined) {
     const adoptId = isJsonObject(adopt) ? adopt[key] : undefined;
-    const pending = previous.unknownOutcome?.includes(key) ? " (an earlier create's outcome is unknown: its filter is looked for first)" : "";
+    const pending = previous.unknownOutcome?.includes(key)
+      ? " (an earlier create's outcome is unknown: its filter is looked for first)"
+      : previous.unrecorded === undefined ? "" : " (an earlier `pulumi up` may have made it without recording it: its filter is looked for first)";
     const estimate = isJsonObject(member) ? await matchEstimateLines(member.rules, undefined, account) : [];
     return [`  + ${path}: added${typeof adoptId === "string" ? ` (adopting filter ${adoptId})` : pending}`, ...estimate.map((line) => `      ${line}`)];
   }
@@ -286,7 +387,7 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
    * account: another account replaces the set (docs/configuration.md "Accounts").
    */
   async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<PlannedDiff> {
-    const previous = olds as Partial<SavedFilterSetOutputs>;
+    const previous = olds as unknown as Partial<SavedFilterSetOutputs>;
     const account = accountChange(labelOf(id), olds, news);
     const replaces = account.replace ? ["account"] : [];
     claimFilters(declaredAccount(olds), Object.values(previous.ids ?? {}));
@@ -296,31 +397,37 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
       return { changes: true, replaces, paths };
     }
     const filters = news.filters;
-    const changed = (await Promise.all(Object.entries(filters).map(([key, member]) => describeMember(key, member, previous, news.adopt, declaredAccount(news))))).filter((lines) => lines.length > 0);
+    // Members a bounded partial failure recorded without their state are read on apply, not listed one by one.
+    const unread = new Set(Object.keys(filters).filter((key) => previous.ids?.[key] !== undefined && previous.filters?.[key] === undefined));
+    const described = Object.entries(filters).filter(([key]) => !unread.has(key));
+    const changed = (await Promise.all(described.map(([key, member]) => describeMember(key, member, previous, news.adopt, declaredAccount(news))))).filter((lines) => lines.length > 0);
     const removed = Object.entries(previous.ids ?? {})
       .filter(([key]) => !(key in filters))
       .map(([key, id]) => [`  - ${memberPath(key)}: removed (filter ${id} is deleted)`]);
     const count = (sign: string) => changed.filter((lines) => lines[0]!.startsWith(`  ${sign}`)).length;
-    if (changed.length + removed.length > 0) {
-      const summary = `${count("+")} to add, ${count("~")} to change, ${removed.length} to remove`;
-      report([`SavedFilterSet (${Object.keys(filters).length} members): ${summary}`, ...[...changed, ...removed].flat()]);
+    if (changed.length + removed.length + unread.size > 0) {
+      const toRead = unread.size === 0 ? "" : `, ${unread.size} to read`;
+      const readLine = unread.size === 0 ? [] : [`  ~ ${unread.size} members whose state an earlier failure could not record: read from the account and brought to their declaration`];
+      report([`SavedFilterSet (${Object.keys(filters).length} members): ${count("+")} to add, ${count("~")} to change, ${removed.length} to remove${toRead}`, ...readLine, ...[...changed, ...removed].flat()]);
     }
-    return { changes: changed.length + removed.length > 0 || account.changed, replaces, paths };
+    const unreadPaths: PropertyChanges = unread.size > 0 && paths.filters === undefined ? { filters: { kind: "update", replace: false } } : {};
+    return { changes: changed.length + removed.length + unread.size > 0 || account.changed, replaces, paths: { ...paths, ...unreadPaths } };
   },
 
   /** Creates (or adopts) every member with bulk calls; members that fail leave a partial failure. */
   async create(inputs: Record<string, unknown>): Promise<{ id: string; outputs: SavedFilterSetOutputs }> {
     const id = randomUUID();
-    const { outputs, failures, message } = await apply(undefined, inputs);
+    const applied = await apply(undefined, inputs);
+    const { outputs, failures, message } = applied;
     if (failures.length === 0) return { id, outputs };
     // Nothing made and nothing that may have been made: no state, the next run creates again.
     if (Object.keys(outputs.ids).length === 0 && outputs.unknownOutcome === undefined) throw new InsightsError(message);
-    throw new ResourcePartialFailureError(message, id, { ...partialOutputs(outputs) }, reasonsOf(failures));
+    throw await partialFailure(id, applied);
   },
 
   /** The members as the account holds them (one GET per 100); members deleted elsewhere leave the state. */
   async read(id: string, olds: Record<string, unknown>): Promise<{ id: string; outputs: SavedFilterSetOutputs }> {
-    const previous = olds as Partial<SavedFilterSetOutputs>;
+    const previous = olds as unknown as Partial<SavedFilterSetOutputs>;
     const account = boundAccount(labelOf(id), declaredAccount(olds), olds);
     try {
       const members = Object.entries(previous.ids ?? {});
@@ -341,15 +448,15 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
   /** Applies the member changes with bulk calls and answers the full outputs. */
   async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<SavedFilterSetOutputs> {
     boundAccount(labelOf(id), declaredAccount(news), olds);
-    const { outputs, failures, message } = await apply(olds as unknown as SavedFilterSetOutputs, news);
-    if (failures.length > 0) throw new ResourcePartialFailureError(message, id, { ...partialOutputs(outputs) }, reasonsOf(failures));
-    return outputs;
+    const applied = await apply(olds as unknown as SavedFilterSetOutputs, news);
+    if (applied.failures.length > 0) throw await partialFailure(id, applied);
+    return applied.outputs;
   },
 
   /** Deletes every member with bulk calls; members already deleted elsewhere count as deleted. */
   async delete(id: string, olds: Record<string, unknown>): Promise<void> {
     const account = boundAccount(labelOf(id), declaredAccount(olds), olds);
-    const members = Object.entries((olds as Partial<SavedFilterSetOutputs>).ids ?? {});
+    const members = Object.entries((olds as unknown as Partial<SavedFilterSetOutputs>).ids ?? {});
     const outcomes = await perform(sharedFilterGateway(account), members.map(([key, filterId]) => ({ kind: "delete", key, id: filterId })), "now");
     const failures = outcomes.flatMap((outcome) => ("error" in outcome ? [memberFailure(outcome.key, "delete", outcome.error)] : []));
     if (failures.length > 0) throw new InsightsError(failureMessage(failures, members.length));

@@ -61,11 +61,22 @@ export const PII_DAYS_AHEAD = 2;
 
 /**
  * An identifier, sent as a JSON number in some answers and as a string in others (docs/api.md 2.7,
- * 10.2): either is accepted and the client always holds a string.
+ * 10.2): either is accepted and the client always holds a string. An integer beyond 2^53 reaches it
+ * as its digits (client/core/json.ts), so ids stay exact; one that still arrives as a number (written
+ * `9007199254740993.0` or `1e20`) has lost its digits already and is refused, naming it, rather than
+ * taken as another filter's id (our choice).
  * @internal
  */
 export const Identifier = declareShape(
-  z.union([z.string().min(1), z.number().finite()]).transform((id) => String(id)),
+  z
+    .union([z.string().min(1), z.number().finite()])
+    .check((context) => {
+      const id = context.value;
+      if (typeof id === "number" && Number.isInteger(id) && !Number.isSafeInteger(id)) {
+        context.issues.push({ code: "custom", input: id, message: `the id ${id} is beyond 2^53 and not written as an integer, so its exact digits are lost: it cannot name one object` });
+      }
+    })
+    .transform((id) => String(id)),
   { output: z.string(), portable: z.string() },
 );
 
@@ -148,6 +159,11 @@ export interface ErrorBodyReading {
 /** What is read from an error body is cut to this length (it ends up in error messages and logs). */
 const MAX_ERROR_TEXT = 500;
 
+/** `text` cut to {@link MAX_ERROR_TEXT}, ending with an ellipsis where it was cut. */
+function errorText(text: string): string {
+  return text.length <= MAX_ERROR_TEXT ? text : `${text.slice(0, MAX_ERROR_TEXT - 1)}…`;
+}
+
 /**
  * Reads an error body of any shape. docs/api.md 7: the shape is not shown; 10.1: a 401 is
  * `{"message":"Unauthorized"}`; 11.1: the emulator's standard dialect adds `status`, `error` (a code)
@@ -157,11 +173,11 @@ const MAX_ERROR_TEXT = 500;
 export function readErrorBody(body: unknown): ErrorBodyReading {
   if (typeof body === "string") {
     const text = body.trim();
-    return text === "" ? {} : { message: text.slice(0, MAX_ERROR_TEXT) };
+    return text === "" ? {} : { message: errorText(text) };
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) return {};
   const record = body as Record<string, unknown>;
-  const text = (key: string) => (typeof record[key] === "string" && record[key] !== "" ? (record[key] as string).slice(0, MAX_ERROR_TEXT) : undefined);
+  const text = (key: string) => (typeof record[key] === "string" && record[key] !== "" ? errorText(record[key] as string) : undefined);
   const looksLikeCode = (value: string | undefined) => value !== undefined && /^[A-Za-z0-9_.:-]+$/.test(value);
   const errorMember = text("error");
   const message = text("message") ?? text("detail") ?? text("error_description") ?? (looksLikeCode(errorMember) ? undefined : errorMember);

@@ -29,14 +29,18 @@ export function closestMatch(input: string, candidates: readonly string[]): stri
   if (exactish) return exactish;
   let best: string | undefined;
   let bestDistance = Infinity;
+  const within = Math.max(2, Math.ceil(input.length / 3));
   for (const candidate of candidates) {
+    // The distance is at least the difference of the lengths: a far longer input (a property name of
+    // 100,000 characters) is compared with nothing.
+    if (Math.abs(input.length - candidate.length) > within) continue;
     const distance = editDistance(input, candidate);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  return bestDistance <= Math.max(2, Math.ceil(input.length / 3)) ? best : undefined;
+  return bestDistance <= within ? best : undefined;
 }
 
 /** Choices named in a message before the list is cut short. */

@@ -120,7 +120,8 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     ...emulator,
     call,
     get: (path, query, account) => call("GET", path, { ...(query ? { query } : {}), ...(account === undefined ? {} : { account }) }),
-    control: (method, path, body) => request(method, new URL(`/_emulator/${path.replace(/^\//, "")}`, emulator.url).toString(), body, {}),
+    // The control plane takes writes only as JSON (emulator/local-only.ts), a body or none.
+    control: (method, path, body) => request(method, new URL(`/_emulator/${path.replace(/^\//, "")}`, emulator.url).toString(), body, method === "POST" ? { "content-type": "application/json" } : {}),
   };
 }
 
@@ -172,7 +173,7 @@ export function useTestEmulator(options: EmulatorOptions = {}, { resetEach = fal
 }
 
 /** The built `insights-emulator` command (emulator/bin.ts). */
-const EMULATOR_BIN = path.join(__dirname, "..", "..", "dist", "emulator", "bin.js");
+export const EMULATOR_BIN = path.join(__dirname, "..", "..", "dist", "emulator", "bin.js");
 
 /**
  * Runs the built `insights-emulator` with `args` until it says where it listens, calls `use` with
@@ -186,6 +187,52 @@ export async function withEmulatorCommand(args: string[], use: (url: string) => 
   } finally {
     child.kill();
   }
+}
+
+/** An emulator in a process of its own ({@link startEmulatorProcess}). */
+export interface EmulatorProcess {
+  url: string;
+  /** Calls the control plane under `/_emulator/`, as {@link TestEmulator.control}. */
+  control(method: string, path: string, body?: unknown): Promise<RawResponse>;
+  /** `POST /_emulator/reset`, its rate budgets lifted again. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The built `insights-emulator` in a process of its own, frozen at {@link TEST_NOW} with seed 7 and
+ * its rate budgets lifted, as {@link startTestEmulator} starts one in process: for a test whose own
+ * process is busy for seconds at a time (the engine driver converting a property bag of thousands of
+ * members), during which an emulator in that process would not serve, and its idle connections
+ * would close late, under the requests of the provider's process.
+ */
+export async function startEmulatorProcess(): Promise<EmulatorProcess> {
+  const child = spawn(process.execPath, [EMULATOR_BIN, "--port", "0", "--seed", "7", "--clock", TEST_NOW, "--frozen", "--dialect", TEST_DIALECT], { stdio: ["ignore", "pipe", "ignore"] });
+  const [line] = (await once(child.stdout!, "data")) as [Buffer];
+  const url = /listening on (\S+)/.exec(line.toString())![1]!;
+  const control: EmulatorProcess["control"] = async (method, path, body) => {
+    const response = await fetch(new URL(`/_emulator/${path}`, url), {
+      method,
+      headers: method === "POST" ? { "content-type": "application/json" } : {},
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text.length > 0 ? JSON.parse(text) : undefined };
+  };
+  const reset = async () => {
+    expect((await control("POST", "reset")).status).toBe(200);
+    expect((await control("POST", "rate-budgets", false)).status).toBe(200);
+  };
+  await reset();
+  return {
+    url,
+    control,
+    reset,
+    close: async () => {
+      child.kill();
+      await once(child, "exit");
+    },
+  };
 }
 
 /** Runs the built `insights-emulator` with `args` that it refuses: its exit code and standard error. */

@@ -189,6 +189,12 @@ export interface ApiErrorDetails extends RequestDescription {
   retryAfterMs?: number;
   /** The response headers, names in lower case. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * What must never be shown of the answer's texts (the client's credential, the call's personal
+   * data), removed from the body and the headers as they came, before anything reads, cuts or
+   * escapes them (transport.ts).
+   */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -202,7 +208,7 @@ export const MAX_KEPT_ERROR_BODY = 4_096;
  * The body an {@link ApiError} keeps: the value itself when its JSON text (or its text) is at most
  * {@link MAX_KEPT_ERROR_BODY} characters, else the beginning of that text ending with an ellipsis.
  */
-function keptErrorBody(body: unknown): unknown {
+function keptErrorBody(body: unknown, redact: (text: string) => string): unknown {
   if (body === undefined || body === null || typeof body === "number" || typeof body === "boolean") return body;
   let text: string | undefined;
   if (typeof body === "string") text = body;
@@ -210,11 +216,24 @@ function keptErrorBody(body: unknown): unknown {
     try {
       text = JSON.stringify(body);
     } catch {
-      // cycles, BigInt: described below
+      // cycles, BigInt, a body too deep to write: described below
     }
   }
   if (text === undefined) return describeValue(body);
-  return text.length <= MAX_KEPT_ERROR_BODY ? body : `${text.slice(0, MAX_KEPT_ERROR_BODY - 1)}…`;
+  // Redacted whole, then cut: a redacted JSON body is kept as its text.
+  const redacted = redact(text);
+  const kept = redacted === text ? body : redacted;
+  return redacted.length <= MAX_KEPT_ERROR_BODY ? kept : `${redacted.slice(0, MAX_KEPT_ERROR_BODY - 1)}…`;
+}
+
+/**
+ * What an error reads of a body, redacted before it is read: the text, or the object with each of its
+ * top-level texts redacted (the members readErrorBody reads; schema/assumptions.ts).
+ */
+function redactedReading(body: unknown, redact: (text: string) => string): unknown {
+  if (typeof body === "string") return redact(body);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, typeof value === "string" ? redact(value) : value]));
 }
 
 /** Headers that carry a request id, in the order they are looked for (the service documents none). */
@@ -227,6 +246,9 @@ const REQUEST_ID_HEADERS = ["x-request-id", "request-id", "x-amzn-requestid", "x
  * The service's texts in `message`, `detail` and `parameter` are made inert (provider/text/inert.ts):
  * each is one line whatever the answer held, so no escape sequence, bidi control or line break of
  * the service reaches a terminal or a log raw, nor forges a line of its own; `body` keeps them as sent.
+ * Before anything reads, cuts or escapes them, the body and the headers lose what must never be shown
+ * (`redact` of {@link ApiErrorDetails}: the client's credential in any form, the call's personal
+ * data), so no message, excerpt or header of the error holds it.
  */
 export class ApiError extends RequestError {
   /** The HTTP status of the answer (spec 7). */
@@ -255,19 +277,20 @@ export class ApiError extends RequestError {
    * parameter, made inert) and the request id; the client builds the subclass of the status.
    */
   constructor(details: ApiErrorDetails) {
-    const reading = readErrorBody(details.body);
+    const redact = details.redact ?? ((text: string) => text);
+    const headers = Object.fromEntries(Object.entries(details.headers ?? {}).map(([name, value]) => [name, redact(value)]));
+    const reading = readErrorBody(redactedReading(details.body, redact));
     const errorBody: ErrorBodyReading = {
       ...reading,
       ...(reading.message === undefined ? {} : { message: inertText(reading.message) }),
       ...(reading.parameter === undefined ? {} : { parameter: inertText(reading.parameter) }),
     };
-    const headers = details.headers ?? {};
     const requestId = REQUEST_ID_HEADERS.map((name) => headers[name]).find((value) => value !== undefined && value !== "");
-    super(details, `${describeApiError(details, errorBody)}${requestId === undefined ? "" : ` (request id ${inertText(requestId)})`}`);
+    super(details, `${describeApiError({ ...details, headers }, errorBody)}${requestId === undefined ? "" : ` (request id ${inertText(requestId)})`}`);
     this.headers = headers;
     if (requestId !== undefined) this.requestId = requestId;
     this.status = details.status;
-    this.body = keptErrorBody(details.body);
+    this.body = keptErrorBody(details.body, redact);
     if (errorBody.code !== undefined) this.code = errorBody.code;
     if (errorBody.message !== undefined) this.detail = errorBody.message;
     if (errorBody.parameter !== undefined) this.parameter = errorBody.parameter;

@@ -28,8 +28,11 @@ export abstract class QueryFamily {
     logger?.info(`GET ${path}: ${reason}, split into ${parts} requests`, { event: "split", reason, request: `GET ${path}` });
   }
 
-  /** @internal Sends `GET path?query` and parses the answer with `schema`. */
-  protected get<Schema extends z.ZodType>(path: string, query: QueryParams, schema: Schema, requestOptions: CallOptions | undefined): Promise<z.infer<Schema>> {
-    return this.requester.request({ method: "GET", path, query, ...requestOptions }, schema);
+  /**
+   * @internal Sends `GET path?query` and parses the answer with `schema`; `personal` is the personal
+   * data the query carries, which no error of the call may show (request.ts `personal`).
+   */
+  protected get<Schema extends z.ZodType>(path: string, query: QueryParams, schema: Schema, requestOptions: CallOptions | undefined, personal?: readonly string[]): Promise<z.infer<Schema>> {
+    return this.requester.request({ method: "GET", path, query, ...requestOptions, ...(personal === undefined ? {} : { personal }) }, schema);
   }
 }

@@ -25,6 +25,11 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Where this call's retries and waits are reported; overrides the client's logger. */
   logger?: InsightsLogger;
+  /**
+   * The personal data the request carries (viewer ids, e-mail addresses): a service may echo it in
+   * an error, from which the transport removes it before anything reads the answer (errors.ts `redact`).
+   */
+  personal?: readonly string[];
 }
 
 /**

@@ -3,6 +3,7 @@ import { describeValue, SettingsError } from "./errors";
 import { filteredLogger, isLogger, isLogLevel, LOG_ENV, STDERR_LOGGER, type InsightsLogger, type LogLevel } from "./logging";
 import { DEFAULT_RATE_BUDGET, type RateBudgetOptions } from "./rate-budget";
 import { DEFAULT_RETRY_OPTIONS, type RetryOptions } from "./retry";
+import { redactor, type Redactor } from "../../text/redaction";
 
 /**
  * Options of an `InsightsClient`. The base URL and the credentials come from these options, else
@@ -95,18 +96,31 @@ export const SETTINGS_ENV = {
  */
 class Credentials {
   readonly #authorization: string;
+  readonly #scrub: Redactor;
 
   constructor(
     /** The client id (not secret: it names the account in logs and in the emulator's journal). */
     readonly clientId: string,
     clientSecret: string,
   ) {
-    this.#authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`, "utf8").toString("base64")}`;
+    const encoded = Buffer.from(`${clientId}:${clientSecret}`, "utf8").toString("base64");
+    this.#authorization = `Basic ${encoded}`;
+    this.#scrub = redactor([encoded, clientSecret, `${clientId}:${clientSecret}`]);
   }
 
   /** The `Authorization` header value. */
   authorizationHeader(): string {
     return this.#authorization;
+  }
+
+  /**
+   * `text` with this credential removed in every form a service or a gateway may quote it (the
+   * header's value, its base64, the secret, `id:secret`; provider/text/redaction.ts): the transport
+   * passes every text of an answer it keeps through it (transport.ts).
+   */
+  scrub(text: string): string {
+    // The base64's padding goes with it.
+    return this.#scrub(text).replace(/\[redacted\]=+/g, "[redacted]");
   }
 
   /** Serialises without the secret. */

@@ -22,7 +22,9 @@ import { formatDuration, isLogger, logWait, type InsightsLogger } from "./loggin
 import { Pacer, type CountedRequest } from "./rate-budget";
 import { decideRetry, isRetryable, parseRetryAfter } from "./retry";
 import { packageVersion } from "./version";
+import { readJson } from "./json";
 import type { ClientSettings } from "./settings";
+import { redactor } from "../../text/redaction";
 
 /**
  * Per-call options every API method takes as its last argument: a timeout, a cancel signal, the
@@ -102,7 +104,7 @@ export class Transport implements Requester {
       if (this.#closed) throw new InsightsError("the client is closed: create a new InsightsClient");
       try {
         const answer = await this.#attempt(options, description, call);
-        return parseAnswer(answer, description, schema, retry.now());
+        return parseAnswer(answer, description, schema, retry.now(), this.#redaction(options));
       } catch (error) {
         // A caller's cancellation ends the call as the caller asked, never retried.
         if (options.signal?.aborted) throw abortErrorOf(what, options.signal.reason);
@@ -136,6 +138,21 @@ export class Transport implements Requester {
         }
       }
     }
+  }
+
+  /**
+   * What every text of an answer the client keeps loses first: the client's credential in any form
+   * (settings.ts `scrub`) and the personal data the request carried (request.ts `personal`), however
+   * the answer writes them (provider/text/redaction.ts).
+   */
+  #redaction(options: RequestOptions): (text: string) => string {
+    const credentials = this.#settings.credentials;
+    if (options.personal === undefined || options.personal.length === 0) return (text) => credentials.scrub(text);
+    let personal: ((text: string) => string) | undefined;
+    return (text) => {
+      personal ??= redactor(options.personal!);
+      return personal(credentials.scrub(text));
+    };
   }
 
   /** Stops accepting requests and closes the pool's connections once in-flight requests end. */
@@ -351,13 +368,22 @@ function asInsightsError(what: string, error: unknown): InsightsError {
 /**
  * Turns an answer into the parsed result, or the {@link ApiError} subclass of its status: from 300
  * on, since a redirect is never followed (a 3xx is a `RedirectError` of errors.ts, docs/api.md 11.7) and its
- * body, however well it fits the schema, is not the answer to the request.
+ * body, however well it fits the schema, is not the answer to the request. Every text the error
+ * keeps is redacted first (`redact`). A successful answer that cannot be read for any reason (not
+ * JSON, not its schema, a tree too deep for the parser's stack) is a {@link ResponseValidationError}:
+ * after a write, an unknown outcome (retry.ts `isOutcomeUnknown`).
  */
-function parseAnswer<Schema extends z.ZodType>(answer: RawAnswer, description: RequestDescription, schema: Schema, nowMs: number): z.infer<Schema> {
+function parseAnswer<Schema extends z.ZodType>(
+  answer: RawAnswer,
+  description: RequestDescription,
+  schema: Schema,
+  nowMs: number,
+  redact: (text: string) => string,
+): z.infer<Schema> {
   let json: unknown;
   let isJson = answer.complete;
   try {
-    if (isJson) json = answer.text.length === 0 ? undefined : JSON.parse(answer.text);
+    if (isJson) json = answer.text.length === 0 ? undefined : readJson(answer.text);
   } catch {
     isJson = false;
   }
@@ -369,12 +395,19 @@ function parseAnswer<Schema extends z.ZodType>(answer: RawAnswer, description: R
       // A body cut while reading is kept as text; ApiError keeps its beginning (errors.ts).
       body: isJson ? json : answer.text,
       headers: answer.headers,
+      redact,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
   }
   if (!isJson) throw new ResponseValidationError(description, answer.status, ["(body): not JSON"]);
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ResponseValidationError(description, answer.status, describeIssues(parsed.error.issues));
+  let parsed: z.ZodSafeParseResult<z.infer<Schema>>;
+  try {
+    parsed = schema.safeParse(json);
+  } catch (error) {
+    // A body the schema cannot even walk (a tree 100,000 levels deep overflows the stack).
+    throw new ResponseValidationError(description, answer.status, [`(body): cannot be read (${error instanceof Error ? error.name : "failure"}: ${redact(error instanceof Error ? error.message : describeValue(error))})`]);
+  }
+  if (!parsed.success) throw new ResponseValidationError(description, answer.status, describeIssues(parsed.error.issues).map(redact));
   return parsed.data;
 }
 
