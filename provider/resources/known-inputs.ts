@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { PropertyFailure } from "../accounts/calls";
 import { InsightsError } from "../client/core/errors";
 import { PREVIEW_UNKNOWN } from "../rules";
+import { inertLines } from "../text/inert";
 
 /**
  * What a resource's constructor checks: the inputs known when the program runs, through its core's
@@ -13,7 +14,7 @@ import { PREVIEW_UNKNOWN } from "../rules";
 /**
  * The inputs a resource's constructor was given fail its check: each failure as the preview shows
  * it, the exact path and what would be valid (`rules.rules[0].field: field "Contry" is not valid;
- * did you mean "Country"?`).
+ * did you mean "Country"?`), made inert line by line (text/inert.ts).
  */
 export class InputsRefusedError extends InsightsError {
   /** The failures, by property, in the words of the preview's check. */
@@ -21,7 +22,8 @@ export class InputsRefusedError extends InsightsError {
 
   constructor(type: string, name: string, failures: readonly PropertyFailure[]) {
     const lines = failures.map(failureLine);
-    super(lines.length === 1 ? `${type} "${name}": ${lines[0]}` : `${type} "${name}": ${lines.length} problems:\n${lines.map((line) => `  ${line}`).join("\n")}`);
+    // Inert as the preview shows it (host/dynamic-provider.ts): names and values may come from the service or a command line.
+    super(inertLines(lines.length === 1 ? `${type} "${name}": ${lines[0]}` : `${type} "${name}": ${lines.length} problems:\n${lines.map((line) => `  ${line}`).join("\n")}`));
     this.failures = failures;
   }
 }
