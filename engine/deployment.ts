@@ -280,6 +280,18 @@ export class Deployment {
     };
 
     const programResult = await this.runProgram(preview, stepOf);
+    if (programResult.failure !== undefined) {
+      // As the CLI shows a program that throws (a resource's constructor refusing its inputs): an
+      // error of the stack itself; nothing is deleted, no outputs.
+      const { error } = programResult.failure;
+      const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const step: Step = { type: "pulumi:pulumi:Stack", name: `${this.options.project}-${this.options.stack}`, operation: "same", failures: [], changedProperties: [], error: `Running program failed with an unhandled exception: ${reason}` };
+      steps.push(step);
+      print(step);
+      await this.hostOutputSettled();
+      this.writeSummary(steps, preview, (this.now() - started) / 1000);
+      return { steps, failed: true };
+    }
     // Resources in the state that the program no longer registers are deleted.
     for (const [key, entry] of [...this.state.entries()].filter(([key]) => !seen.has(key))) {
       const step: Step = { type: entry.type, name: entry.name, operation: "delete", failures: [], changedProperties: [] };
@@ -348,12 +360,13 @@ export class Deployment {
 
   /**
    * Runs the program under the SDK's runtime; `register` answers each resource registration with
-   * the state to give the program. Resolves once every registration is answered.
+   * the state to give the program. Resolves once every registration is answered, with the
+   * program's own error (`failure`) when it threw.
    */
   private async runProgram(
     preview: boolean,
     register: (registration: Registration) => Promise<PropertyMap>,
-  ): Promise<{ pulumi: typeof import("@pulumi/pulumi"); value: unknown }> {
+  ): Promise<{ pulumi: typeof import("@pulumi/pulumi"); value: unknown; failure?: { error: unknown } }> {
     const modulePath = builtModule(this.options.program.module);
     const paths = [path.dirname(modulePath)];
     // The copy of @pulumi/pulumi the program uses: mocks set on another copy would not apply.
@@ -392,10 +405,17 @@ export class Deployment {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const exported = (require(modulePath) as Record<string, unknown>)[this.options.program.exportName];
     if (typeof exported !== "function") throw new Error(`engine driver: ${this.options.program.module} exports no function ${this.options.program.exportName}`);
-    const value: unknown = await (exported as () => unknown)();
+    let value: unknown;
+    let failure: { error: unknown } | undefined;
+    try {
+      value = await (exported as () => unknown)();
+    } catch (error) {
+      // The program's own error: what it registered before is still answered.
+      failure = { error };
+    }
     // Internal to the SDK (runtime/settings), as in engine/capture-child.cjs: every registration answered.
     await (pulumi.runtime as unknown as { waitForRPCs(): Promise<void> }).waitForRPCs();
-    return { pulumi, value };
+    return failure === undefined ? { pulumi, value } : { pulumi, value, failure };
   }
 }
 

@@ -244,16 +244,26 @@ function typeOf(node: Node, place: Place, indent: string, asRoot = false): strin
   }
 }
 
+/** Which members of an object are written, and how: for the union of an `exactlyOne` type. */
+interface MemberSelection {
+  /** The members written, of the object's. */
+  keys: readonly string[];
+  /** Members written as required, though the schema lets them be left out. */
+  required?: ReadonlySet<string>;
+  /** Lines written after the members, at the members' indentation. */
+  after?: (inside: string) => string[];
+}
+
 /**
  * An object type: its members, each with its description, and an index signature for unknown
  * fields. `bases`: the objects the written interface extends, whose members (the same schemas) and
- * index signature are not written again.
+ * index signature are not written again. `selection`: only some members (no index signature).
  */
-function objectType(definition: Definition, place: Place, indent: string, bases: readonly Definition[] = []): string {
+function objectType(definition: Definition, place: Place, indent: string, bases: readonly Definition[] = [], selection?: MemberSelection): string {
   const inside = `${indent}  `;
   const lines: string[] = [];
-  const catchall = definition.catchall === undefined ? undefined : definitionOf(definition.catchall).type;
-  const keys = Object.keys(definition.shape!);
+  const catchall = selection === undefined && definition.catchall !== undefined ? definitionOf(definition.catchall).type : undefined;
+  const keys = selection?.keys ?? Object.keys(definition.shape!);
   if (catchall === "never" && keys.length === 0) lines.push(`${inside}[key: string]: never;`);
   else if (catchall !== undefined && catchall !== "never" && !bases.some((base) => base.catchall === definition.catchall)) {
     lines.push(`${inside}[field: string]: ${typeOf(definition.catchall!, { ...place, where: `${place.where}.*` }, inside)};`);
@@ -264,14 +274,35 @@ function objectType(definition: Definition, place: Place, indent: string, bases:
     const memberPlace = { ...place, where: `${place.where}.${key}` };
     const description = descriptionOf(member, memberPlace);
     if (description === undefined) fail(memberPlace, "a member without a description (.describe() or .meta({ description }))");
-    const optional = isOptional(member, place.mode);
+    const optional = isOptional(member, place.mode) && !(selection?.required?.has(key) ?? false);
     // The `?` says the member may be missing; a wrapper that says the same is not written again.
     const definitionOfMember = definitionOf(member);
-    const written = optional && definitionOfMember.type === "optional" ? definitionOfMember.innerType! : member;
+    const written = isOptional(member, place.mode) && definitionOfMember.type === "optional" ? definitionOfMember.innerType! : member;
     lines.push(docComment(withDefault(description, member, place.mode), inside));
     lines.push(`${inside}${propertyName(key)}${optional ? "?" : ""}: ${asInput(typeOf(written, memberPlace, inside), place)};`);
   }
+  lines.push(...(selection?.after?.(inside) ?? []));
   return lines.length === 0 ? "{}" : `{\n${lines.join("\n")}\n${indent}}`;
+}
+
+/**
+ * An object of which exactly one of `choices` is given, as TypeScript refuses both or neither: the
+ * other members, and a union of one object per choice, that member required and the others
+ * `never` (`{ viewerIds: ...; userIds?: never } | { userIds: ...; viewerIds?: never }`).
+ */
+function exactlyOneType(definition: Definition, place: Place, choices: readonly string[]): string {
+  const keys = Object.keys(definition.shape!);
+  const strays = choices.filter((choice) => !keys.includes(choice) || !isOptional(definition.shape![choice]!, place.mode));
+  if (choices.length < 2 || strays.length > 0) fail(place, `exactlyOne names ${choices.join(", ")}: two or more optional members of the object`);
+  const common = objectType(definition, place, "", [], { keys: keys.filter((key) => !choices.includes(key)) });
+  const options = choices.map((choice) => {
+    const others = (inside: string) => choices.filter((other) => other !== choice).flatMap((other) => [
+      docComment(`Left out: give ${choices.map((name) => `\`${name}\``).join(" or ")}, ${choices.length === 2 ? "not both" : "only one"}.`, inside),
+      `${inside}${propertyName(other)}?: never;`,
+    ]);
+    return `  | ${objectType(definition, place, "    ", [], { keys: [choice], required: new Set([choice]), after: others })}`;
+  });
+  return `${common} & (\n${options.join("\n")}\n)`;
 }
 
 /** A member's description, with the default it takes when left out (`Default: true.`) where a caller writes it. */
@@ -316,6 +347,10 @@ function declaration(type: PublicType, names: Names, used: Place["used"]): strin
     const definition = objectDefinition(type.schema, type.mode) ?? fail(place, "extends other types but is not an object");
     const written = objectType(definition, place, "", bases);
     return `${docComment(description, "")}\nexport interface ${type.name}${parameters} extends ${type.extends.join(", ")} ${written}`;
+  }
+  if (type.exactlyOne !== undefined) {
+    const definition = objectDefinition(type.schema, type.mode) ?? fail(place, "exactlyOne on a type that is not an object");
+    return `${docComment(description, "")}\nexport type ${type.name}${parameters} = ${exactlyOneType(definition, place, type.exactlyOne)};`;
   }
   const written = typeOf(type.schema, place, "", true);
   const isObject = written.startsWith("{") && closingBrace(written) === written.length - 1;

@@ -39,6 +39,8 @@ export interface PublicType {
   description?: string;
   /** Named object types whose members (the same schemas) this one has too, with their type arguments: written as `extends`. */
   extends?: readonly string[];
+  /** Optional members of which a caller gives exactly one (a declaration's `exactlyOne`): written as a union with one each. */
+  exactlyOne?: readonly string[];
 }
 
 /** One generated file. */
@@ -197,7 +199,7 @@ export const PUBLIC_TYPE_FILES: readonly PublicTypeFile[] = [
       { name: "SavedFilterArgs", schema: SAVED_FILTER.inputs, mode: "args", description: "Inputs of a `SavedFilter` (spec 2.7)." },
       { name: "SavedFilterSetMemberArgs", schema: SavedFilterSetMember, mode: "args" },
       { name: "SavedFilterSetArgs", schema: SAVED_FILTER_SET.inputs, mode: "args", description: "Inputs of a `SavedFilterSet`." },
-      { name: "PiiOptOutRequestArgs", schema: PII_OPT_OUT_REQUEST.inputs, mode: "args", description: "Inputs of a `PiiOptOutRequest` (spec 4.10). Give `viewerIds` or `userIds`, not both." },
+      { name: "PiiOptOutRequestArgs", schema: PII_OPT_OUT_REQUEST.inputs, mode: "args", exactlyOne: PII_OPT_OUT_REQUEST.exactlyOne, description: "Inputs of a `PiiOptOutRequest` (spec 4.10). Give `viewerIds` or `userIds`, not both." },
     ],
   },
 ];

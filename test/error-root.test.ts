@@ -10,6 +10,7 @@ import { WaitTimeoutError } from "../provider/pii/waiting";
 import { NotServedError } from "../provider/plugin/resources";
 import { FilterItemError } from "../provider/saved-filters/gateway/refusals";
 import { LookupUnreadableError } from "../provider/saved-filters/model/declared";
+import { InputsRefusedError } from "../provider/resources/known-inputs";
 
 /**
  * One error root (README "Data sources": `InsightsError`, every error of this package): nothing the
@@ -59,7 +60,7 @@ describe("one error root", () => {
   });
 
   it("every error class is an InsightsError named for its concept: a partial failure of one API call and of a resource are two", () => {
-    const classes = [PartialFailureError, ResourcePartialFailureError, ResourceInitFailedError, AccountMovedError, WaitTimeoutError, NotServedError, FilterItemError, LookupUnreadableError];
+    const classes = [PartialFailureError, ResourcePartialFailureError, ResourceInitFailedError, AccountMovedError, WaitTimeoutError, NotServedError, FilterItemError, LookupUnreadableError, InputsRefusedError];
     for (const ErrorClass of classes) expect(ErrorClass.prototype, ErrorClass.name).toBeInstanceOf(InsightsError);
     expect(new Set(classes.map((ErrorClass) => ErrorClass.name)).size).toBe(classes.length);
     const partial = new ResourcePartialFailureError("SavedFilterSet: 1 of 2 member changes failed", "set-1", {}, ["one"]);

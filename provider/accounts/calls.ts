@@ -121,4 +121,9 @@ export interface ResourceDeclaration {
   outputs: z.ZodObject;
   /** Inputs whose change makes the provider replace the resource (the schema's `willReplaceOnChanges`). */
   replacedBy: readonly string[];
+  /**
+   * Optional inputs of which a program gives exactly one, as the core's check requires: the
+   * TypeScript arguments are then a union with one of them each (scripts/generate-types.ts).
+   */
+  exactlyOne?: readonly string[];
 }

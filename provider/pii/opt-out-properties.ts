@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AccountOutputs } from "../accounts/account-properties";
 import type { ResourceDeclaration } from "../accounts/calls";
-import { DeclaredInputs, PERSONAL_PROPERTIES } from "./inputs";
+import { DeclaredInputs, IDENTIFIER_PROPERTIES, PERSONAL_PROPERTIES } from "./inputs";
 import { OverallStatus, TrackedRequest } from "./progress";
 import { PiiOptOutReceipt, RECEIPT_FORMAT } from "./receipt";
 import { DeletionVerification } from "./verification";
@@ -53,4 +53,6 @@ export const PII_OPT_OUT_REQUEST = {
     ...AccountOutputs.shape,
   }),
   replacedBy: [...PERSONAL_PROPERTIES, "account"],
+  // A request holds one kind of identifier (./inputs.ts `checkInputs` refuses none or both).
+  exactlyOne: Object.values(IDENTIFIER_PROPERTIES),
 } satisfies ResourceDeclaration;

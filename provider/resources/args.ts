@@ -99,17 +99,7 @@ export interface SavedFilterSetArgs {
 }
 
 /** Inputs of a `PiiOptOutRequest` (spec 4.10). Give `viewerIds` or `userIds`, not both. */
-export interface PiiOptOutRequestArgs {
-  /**
-   * Viewer ids whose personal data is to be deleted; sent in `viewer_id` (spec 4.10). Stored as a
-   * secret.
-   */
-  viewerIds?: Input<Input<string>[]>;
-  /**
-   * User ids whose personal data is to be deleted; also sent in `viewer_id` (spec 4.10). Stored as
-   * a secret.
-   */
-  userIds?: Input<Input<string>[]>;
+export type PiiOptOutRequestArgs = {
   /** Addresses the service e-mails when a request is FINISHED (spec 3.1, 6). Stored as a secret. */
   notificationEmails?: Input<Input<string>[]>;
   /** Wait until every request is FINISHED before `up` completes. Default: true. */
@@ -135,4 +125,23 @@ export interface PiiOptOutRequestArgs {
    * resource.
    */
   account?: Input<string>;
-}
+} & (
+  | {
+      /**
+       * Viewer ids whose personal data is to be deleted; sent in `viewer_id` (spec 4.10). Stored as
+       * a secret.
+       */
+      viewerIds: Input<Input<string>[]>;
+      /** Left out: give `viewerIds` or `userIds`, not both. */
+      userIds?: never;
+    }
+  | {
+      /**
+       * User ids whose personal data is to be deleted; also sent in `viewer_id` (spec 4.10). Stored
+       * as a secret.
+       */
+      userIds: Input<Input<string>[]>;
+      /** Left out: give `viewerIds` or `userIds`, not both. */
+      viewerIds?: never;
+    }
+);

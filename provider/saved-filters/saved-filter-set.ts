@@ -8,14 +8,14 @@ import { UnknownOutcomeError } from "../client/core/outcome";
 import { matchEstimateLines } from "../match-estimate/preview";
 import { isUnknown } from "../rules";
 import { isJsonObject } from "../schema";
-import { describeChoices, unknownProperties } from "../schema/suggest";
 import type { SavedFilterSetOutputs as DeclaredOutputs } from "../schema/resource-records";
 import { SAVED_FILTER_SET } from "./filter-properties";
 import { ENGINE_BUDGET, structBytes } from "../text/bounded";
 import { FilterItemError } from "./gateway/refusals";
 import { claimFilters, sharedFilterGateway } from "./gateways";
 import { accountLookups } from "./lookups";
-import { checkDeclaredFilter, DeclaredFilter, MANAGED_PROPERTIES, propertyPath, type LookupReader } from "./model/declared";
+import { checkDeclaredFilter, DeclaredFilter, propertyPath, type LookupReader } from "./model/declared";
+import { checkDeclaredSet, memberFailures, memberPath, memberToCheck, withDefaultName } from "./model/declared-set";
 import { planMembers, type MembersState } from "./model/plan";
 import { describeRulesChange, desiredState, filterChanges, plannedChanges, RULES_DIFF_LEGEND, type FilterState } from "./model/state";
 import type { FilterGateway } from "./gateway/filter-gateway";
@@ -32,11 +32,6 @@ import { asPaths, FILTER_NEEDS } from "./saved-filter";
  */
 type SavedFilterSetOutputs = Omit<DeclaredOutputs, keyof AccountOutputs> & Partial<AccountOutputs> & { unknownOutcome?: string[]; unrecorded?: number };
 
-/** A member's shape for messages: a SavedFilter's properties, `name` defaulting to the member key. */
-const MEMBER_SHAPE = `{${MANAGED_PROPERTIES.map((property) => (property === "rules" ? property : `${property}?`)).join(", ")}}`;
-
-const NUMERIC_ID = /^\d+$/;
-
 /** The inputs as `create` and `update` receive them (after a successful check). */
 const DeclaredSet = SAVED_FILTER_SET.inputs;
 
@@ -44,16 +39,6 @@ const DeclaredSet = SAVED_FILTER_SET.inputs;
 interface Member {
   key: string;
   declared: DeclaredFilter;
-}
-
-/** Where a member is in the inputs, as check failures and messages name it: `filters["paris"]`. */
-function memberPath(key: string): string {
-  return `filters[${JSON.stringify(key)}]`;
-}
-
-/** A member's inputs with the name defaulted to its key. */
-function withDefaultName(key: string, member: Record<string, unknown>): Record<string, unknown> {
-  return member.name === undefined ? { ...member, name: key } : member;
 }
 
 function parseMembers(inputs: Record<string, unknown>): { members: Member[]; adopt: Record<string, string> | undefined; account: string | undefined } {
@@ -67,39 +52,10 @@ function labelOf(id: string): string {
   return `SavedFilterSet (id ${id})`;
 }
 
-/** The failures of one member: unknown properties, then SavedFilter's checks with the member's paths. */
+/** The failures of one member: SavedFilter's checks with the member's paths, lookups included (model/declared-set.ts). */
 async function checkMember(lookups: LookupReader | undefined, key: string, member: unknown): Promise<PropertyFailure[]> {
-  const path = memberPath(key);
-  const failure = (where: string, reason: string) => ({ property: "filters", reason: `${where}: ${reason}` });
-  if (isUnknown(member)) return [];
-  if (key.trim() === "") return [failure(path, "member keys must be non-empty")];
-  if (!isJsonObject(member)) return [failure(path, `must be a saved-filter spec ${MEMBER_SHAPE}`)];
-  // Unknown properties of a member are refused by checkDeclaredFilter, as for a SavedFilter.
-  const memberFailures = await checkDeclaredFilter(lookups, withDefaultName(key, member), path);
-  return memberFailures.map(({ path: where, reason }) => failure(where, reason));
-}
-
-/** The failures of `adopt`: numeric ids, keys that are members, no id adopted twice. */
-function checkAdopt(adopt: unknown, filters: unknown): PropertyFailure[] {
-  if (adopt === undefined || isUnknown(adopt)) return [];
-  const failure = (where: string, reason: string) => ({ property: "adopt", reason: `${where}: ${reason}` });
-  if (!isJsonObject(adopt)) return [failure("adopt", "must be a map from member keys to ids of existing saved filters")];
-  const failures: PropertyFailure[] = [];
-  const keys = isJsonObject(filters) ? Object.keys(filters) : undefined;
-  const adoptedBy = new Map<string, string>();
-  for (const [key, id] of Object.entries(adopt)) {
-    const path = `adopt[${JSON.stringify(key)}]`;
-    if (keys !== undefined && !keys.includes(key)) failures.push(failure(path, `no member of filters has this key; ${describeChoices(key, keys, "member keys")}`));
-    if (isUnknown(id)) continue;
-    if (typeof id !== "string" || !NUMERIC_ID.test(id)) {
-      failures.push(failure(path, `must be the numeric id of an existing saved filter, got ${JSON.stringify(id)}`));
-      continue;
-    }
-    const earlier = adoptedBy.get(id);
-    if (earlier !== undefined) failures.push(failure(path, `filter ${id} is already adopted by member ${JSON.stringify(earlier)}; a filter can belong to one member`));
-    adoptedBy.set(id, key);
-  }
-  return failures;
+  const toCheck = memberToCheck(key, member);
+  return "failures" in toCheck ? toCheck.failures : memberFailures(await checkDeclaredFilter(lookups, toCheck.declared, toCheck.path));
 }
 
 /** One line of a member's failure: the path inside the member when the service named one. */
@@ -358,19 +314,11 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
   async check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: PropertyFailure[] }> {
     const account = declaredAccount(news);
     const filters = news.filters;
-    const { accountFailures, checked: memberFailures } = await checkWithAccount(news, FILTER_NEEDS, async (client) => {
+    const { accountFailures, checked: members } = await checkWithAccount(news, FILTER_NEEDS, async (client) => {
       const lookups = client === undefined ? undefined : accountLookups(client);
       return isJsonObject(filters) ? (await Promise.all(Object.entries(filters).map(([key, member]) => checkMember(lookups, key, member)))).flat() : [];
     });
-    const failures: PropertyFailure[] = [...accountFailures];
-    if (filters === undefined) {
-      failures.push({ property: "filters", reason: "filters: required, a map from member keys to saved-filter specs {name?, rules, ...}" });
-    } else if (!isUnknown(filters) && !isJsonObject(filters)) {
-      failures.push({ property: "filters", reason: "filters: must be a map from member keys to saved-filter specs {name?, rules, ...}" });
-    }
-    failures.push(...memberFailures);
-    failures.push(...checkAdopt(news.adopt, filters));
-    for (const { property, reason } of unknownProperties(news, ["filters", "adopt", "account"], ["__provider"])) failures.push({ property, reason: `${property}: ${reason}` });
+    const failures: PropertyFailure[] = [...accountFailures, ...checkDeclaredSet(news, members)];
     // A set to create (no inputs before): what each member's rules would match (changes say it in diff).
     if (failures.length === 0 && olds.filters === undefined && isJsonObject(filters)) {
       const members = await Promise.all(Object.entries(filters).map(async ([key, member]) =>

@@ -134,7 +134,8 @@ describe("npm start without a Pulumi CLI (the offline path, from the build)", ()
 
   it("refuses a setting that is not valid in the preview, with the property's path", () => {
     const lines = section(result.stdout, "pulumi config set insights:adoptFilterId");
-    expect(lines).toContain("    error: roku-devices: adoptId: must be the numeric id of an existing saved filter");
+    // The SavedFilter's constructor refuses it, in the words of the preview's check: the program fails, as under the CLI.
+    expect(lines).toContain('    error: insights-demo: Running program failed with an unhandled exception: InputsRefusedError: SavedFilter "roku-devices": adoptId: must be the numeric id of an existing saved filter');
     expect(lines).toContain("    1 failed");
   });
 

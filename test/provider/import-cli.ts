@@ -53,3 +53,43 @@ export async function declaredResources(project: TestProject, moduleFile: string
   writeFileSync(path.join(project.dir, `${base}-program.js`), `exports.run = () => { require("./${base}.js"); };\n`);
   return captureRegistrations({ module: path.join(project.dir, `${base}-program.js`), exportName: "run", args: [], construct: "call" });
 }
+
+/** What a program made of each declaration of a module registers, and the declarations its resources' constructors refuse. */
+export interface DeclarationsLoaded {
+  registrations: Registration[];
+  /** Each refused declaration: its position among the module's declarations, and the error's name and message. */
+  refusals: Array<{ declaration: number; name: string; message: string }>;
+}
+
+/**
+ * Registers the resources the module declares, each declaration loaded as a module of its own (the
+ * module's imports, then the one statement), as a Pulumi program under Pulumi's mocks in a child
+ * process: a declaration the constructors refuse (provider/resources/known-inputs.ts: a field
+ * outside the contract, an id that is not a number) fails alone, the others still register.
+ */
+export async function declaredResourcesOneByOne(project: TestProject, moduleFile: string): Promise<DeclarationsLoaded> {
+  const text = readFileSync(path.join(project.dir, moduleFile), "utf8");
+  const file = ts.createSourceFile(moduleFile, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  const imports = file.statements.filter(ts.isImportDeclaration).map((statement) => statement.getText(file)).join("\n");
+  const declarations = file.statements.filter((statement) => ts.isExpressionStatement(statement) && ts.isNewExpression(statement.expression));
+  const base = moduleFile.replace(/\.ts$/, "");
+  const modules = declarations.map((statement, index) => {
+    const module = `${base}-declaration-${index}.js`;
+    const compiled = ts.transpileModule(`${imports}\n${statement.getText(file)}\n`, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+    writeFileSync(path.join(project.dir, module), compiled);
+    return `./${module}`;
+  });
+  const refusalsFile = path.join(project.dir, `${base}-refusals.json`);
+  writeFileSync(path.join(project.dir, `${base}-program.js`), [
+    `exports.run = () => {`,
+    `  const refusals = [];`,
+    `  ${JSON.stringify(modules)}.forEach((module, declaration) => {`,
+    `    try { require(module); } catch (error) { refusals.push({ declaration, name: error.name, message: error.message }); }`,
+    `  });`,
+    `  require("node:fs").writeFileSync(${JSON.stringify(refusalsFile)}, JSON.stringify(refusals));`,
+    `};`,
+    "",
+  ].join("\n"));
+  const registrations = await captureRegistrations({ module: path.join(project.dir, `${base}-program.js`), exportName: "run", args: [], construct: "call" });
+  return { registrations, refusals: JSON.parse(readFileSync(refusalsFile, "utf8")) as DeclarationsLoaded["refusals"] };
+}

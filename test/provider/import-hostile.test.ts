@@ -9,7 +9,7 @@ import {
   BIDI, C0, C1, EXIT_71, EXIT_72, LONE_SURROGATES, rawHidden, READABLE, startFakeService, SYNTAX, TERMINAL, ZERO_WIDTH,
   type FakeService,
 } from "../support/hostile";
-import { declaredResources, runCli, typeErrors, type CliResult } from "./import-cli";
+import { declaredResources, declaredResourcesOneByOne, runCli, typeErrors, type CliResult, type DeclarationsLoaded } from "./import-cli";
 
 /**
  * `pulumi-insights import` against hostile text: names, values, tag keys, fields, ids and categories
@@ -20,7 +20,8 @@ import { declaredResources, runCli, typeErrors, type CliResult } from "./import-
  * category); the emulator serves the names and values it accepts. Every module type-checks with
  * `tsc --strict`, holds none of those characters raw, is only imports and declarations whose
  * arguments are literals and builder calls (so loading it runs nothing but those), and gives back
- * every value exactly; the summary and the errors on standard error hold none of them raw either,
+ * every value exactly, or, for a declaration the constructors refuse (a field outside the contract,
+ * an odd id), fails on it alone with an inert message; the summary and the errors on standard error hold none of them raw either,
  * and the file of `--pulumi-import-file` is printable ASCII that gives every id back.
  */
 
@@ -49,6 +50,8 @@ const LISTED = [
   { id: "107", name: READABLE, rules: { op: "and", rules: [{ field: "Asset Name", op: "contains", value: READABLE }] } },
 ];
 const DECLARED = LISTED.filter((filter) => filter.name !== "");
+/** The filters whose declaration the SavedFilter constructor refuses: a field outside the contract, an id that is not a number. */
+const REFUSED_IDS = ["101", "103", ODD_ID];
 
 /** The names and free-text values the emulator holds as they are. */
 const EMULATOR_TEXTS = [EXIT_71, EXIT_72, BIDI, ZERO_WIDTH, C0, C1, LONE_SURROGATES, SYNTAX, READABLE, TERMINAL];
@@ -105,6 +108,20 @@ function statementsBeyondDeclarations(source: string): string[] {
   return problems;
 }
 
+/** Each `new SavedFilter(name, { ..., adoptId })` of a module, read as TypeScript reads it: adoptId -> resource name. */
+function resourceNamesById(source: string): Map<string, string> {
+  const file = ts.createSourceFile("module.ts", source, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  const names = new Map<string, string>();
+  for (const statement of file.statements) {
+    if (!ts.isExpressionStatement(statement) || !ts.isNewExpression(statement.expression)) continue;
+    const [name, args] = statement.expression.arguments ?? [];
+    if (name === undefined || !ts.isStringLiteral(name) || args === undefined || !ts.isObjectLiteralExpression(args)) continue;
+    const adoptId = args.properties.find((property): property is ts.PropertyAssignment => ts.isPropertyAssignment(property) && property.name.getText(file) === "adoptId");
+    if (adoptId !== undefined && ts.isStringLiteral(adoptId.initializer)) names.set(adoptId.initializer.text, name.text);
+  }
+  return names;
+}
+
 /** The inputs a declaration of `filter` registers (flags at the API's defaults are left out of both). */
 function declaredInputs(filter: (typeof LISTED)[number]): Record<string, unknown> {
   const { id: _id, ...fields } = filter;
@@ -123,8 +140,8 @@ describe("pulumi-insights import of hostile text", () => {
   let fromEmulator: CliResult;
   let refused: CliResult;
   let errors: string[];
-  let everyResources: Registration[];
-  let setResources: Registration[];
+  let everyLoaded: DeclarationsLoaded;
+  let setLoaded: DeclarationsLoaded;
   let emulatorResources: Registration[];
   const file = (name: string) => path.join(project.dir, name);
   const source = (name: string) => readFileSync(file(name), "utf8");
@@ -148,9 +165,9 @@ describe("pulumi-insights import of hostile text", () => {
     ]);
     for (const run of [every, asSet, fromEmulator]) expect(run.stderr).toMatch(/ written to /);
     // The captures run the modules in child processes (under Pulumi's mocks) while the type checker holds this one.
-    const captures = Promise.all([declaredResources(project, "hostile.ts"), declaredResources(project, "hostile-set.ts"), declaredResources(project, "emulator.ts")]);
+    const captures = Promise.all([declaredResourcesOneByOne(project, "hostile.ts"), declaredResourcesOneByOne(project, "hostile-set.ts"), declaredResources(project, "emulator.ts")]);
     errors = typeErrors([file("hostile.ts"), file("hostile-set.ts"), file("emulator.ts")]);
-    [everyResources, setResources, emulatorResources] = await captures;
+    [everyLoaded, setLoaded, emulatorResources] = await captures;
   }, 120_000);
   afterAll(async () => {
     project?.remove();
@@ -172,22 +189,31 @@ describe("pulumi-insights import of hostile text", () => {
     expect(source("emulator.ts")).toContain(`  name: "${READABLE}",\n`);
   });
 
-  it("gives back every name, value, tag key, field, id, category and account exactly when a program loads the module", () => {
+  it("gives back every name, value, tag key, category and account exactly when a program loads the module, and refuses fields and ids outside the contract inertly", () => {
     // The inputs as the program gave them (the resource adds its `__provider`).
     const declared = ({ __provider: _provider, ...inputs }: Record<string, unknown>) => inputs;
-    const byId = new Map(everyResources.map((registration) => [registration.inputs.adoptId, declared(registration.inputs)]));
-    expect([...byId.keys()].sort()).toEqual(DECLARED.map((filter) => filter.id).sort());
-    for (const filter of DECLARED) expect({ id: filter.id, ...byId.get(filter.id) }).toEqual({ id: filter.id, ...declaredInputs(filter), adoptId: filter.id });
-    const [set] = setResources;
-    expect(set!.name).toBe(SET_NAME);
-    expect(set!.inputs.account).toBe(ACCOUNT);
-    const adopt = set!.inputs.adopt as Record<string, string>;
-    const members = set!.inputs.filters as Record<string, Record<string, unknown>>;
-    expect(Object.values(adopt).sort()).toEqual(DECLARED.map((filter) => filter.id).sort());
-    for (const [key, id] of Object.entries(adopt)) {
-      const filter = DECLARED.find((candidate) => candidate.id === id)!;
-      expect(members[key]).toEqual(declaredInputs(filter));
+    const byId = new Map(everyLoaded.registrations.map((registration) => [registration.inputs.adoptId, declared(registration.inputs)]));
+    const accepted = DECLARED.filter((filter) => !REFUSED_IDS.includes(filter.id));
+    expect([...byId.keys()].sort()).toEqual(accepted.map((filter) => filter.id).sort());
+    for (const filter of accepted) expect({ id: filter.id, ...byId.get(filter.id) }).toEqual({ id: filter.id, ...declaredInputs(filter), adoptId: filter.id });
+    // A declaration the preview would refuse fails alone, in the preview's words, every hidden character escaped.
+    expect(everyLoaded.refusals.map(({ declaration, name }) => [declaration, name])).toEqual(
+      DECLARED.flatMap((filter, index) => (REFUSED_IDS.includes(filter.id) ? [[index, "InputsRefusedError"]] : [])),
+    );
+    for (const { message } of everyLoaded.refusals) {
+      expect(message).toMatch(/^SavedFilter "[a-z0-9-]+": /);
+      expect(message).toMatch(/(: |^ {2})rules\.rules\[0\]\.field: field ".*" is not valid; valid fields are /m);
+      expect(hiddenLines(message)).toEqual([]);
     }
+    expect(everyLoaded.refusals.find(({ declaration }) => DECLARED[declaration]!.id === ODD_ID)!.message).toContain("  adoptId: must be the numeric id of an existing saved filter");
+    // The set holds them all: refused as a whole, its members and adoption map at their paths.
+    expect(setLoaded.registrations).toEqual([]);
+    const [setRefusal] = setLoaded.refusals;
+    expect(setLoaded.refusals).toHaveLength(1);
+    expect(setRefusal!.message).toMatch(/^SavedFilterSet "set\\u2029\(0, eval\)/);
+    expect(setRefusal!.message).toMatch(/^ {2}filters\[".*"\]\.rules\.rules\[0\]\.field: field ".*" is not valid/m);
+    expect(setRefusal!.message).toMatch(/^ {2}adopt\[".*"\]: must be the numeric id of an existing saved filter, got "104\\u001b/m);
+    expect(hiddenLines(setRefusal!.message)).toEqual([]);
     const fromAccount = emulatorResources.map((registration) => registration.inputs);
     expect(fromAccount.map((inputs) => inputs.account)).toEqual(EMULATOR_TEXTS.map(() => ACCOUNT));
     expect(fromAccount.map((inputs) => inputs.name).sort()).toEqual([...EMULATOR_TEXTS].sort());
@@ -208,14 +234,16 @@ describe("pulumi-insights import of hostile text", () => {
     expect(literals("emulator.ts").has(LONE_SURROGATES)).toBe(true);
     expect(literals("hostile-set.ts").has(ACCOUNT)).toBe(true);
     // Resource names stay plain ASCII, an odd id included (Pulumi prints them in URNs).
-    expect(everyResources.map((registration) => registration.name).filter((name) => !/^[a-z0-9-]+$/.test(name))).toEqual([]);
+    const names = [...resourceNamesById(source("hostile.ts")).values()];
+    expect(names).toHaveLength(DECLARED.length);
+    expect(names.filter((name) => !/^[a-z0-9-]+$/.test(name))).toEqual([]);
   });
 
   it("writes the file of `pulumi import --file` in printable ASCII, every id read back exactly under the module's names", () => {
     const text = source("hostile.json");
     expect(text).toMatch(/^[\x20-\x7e\n]*$/);
     const { resources } = JSON.parse(text) as { resources: Array<{ type: string; name: string; id: string }> };
-    const names = new Map(everyResources.map((registration) => [registration.inputs.adoptId, registration.name]));
+    const names = resourceNamesById(source("hostile.ts"));
     expect(resources.map(({ id, name }) => [id, name])).toEqual(DECLARED.map(({ id }) => [id, names.get(id)]));
     expect(resources.map(({ id }) => id)).toContain(ODD_ID);
     // Whatever an id holds, the file keeps it ASCII and gives it back.

@@ -1,9 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostedProvider, outputsOnly, packageModule } from "../../host/shim";
-import { PERSONAL_PROPERTIES } from "../../pii/inputs";
+import { checkInputs, PERSONAL_PROPERTIES } from "../../pii/inputs";
 import { PII_OPT_OUT_REQUEST } from "../../pii/opt-out-properties";
 import type { DeletionVerification, OverallStatus, PiiOptOutReceipt, RecordedAccount, TrackedRequest } from "../../schema/resource-records";
 import type { PiiOptOutRequestArgs } from "../args";
+import { knownValue, refuseFailures } from "../known-inputs";
 
 export type { PiiOptOutRequestArgs } from "../args";
 
@@ -104,8 +105,12 @@ export class PiiOptOutRequest extends pulumi.dynamic.Resource {
    * @param name - The resource's name in the stack, unique among its PiiOptOutRequests.
    * @param args - The identifiers (viewer or user ids), the addresses to notify, the wait and the account.
    * @param opts - Pulumi's options of a resource (`protect`, `dependsOn`, ...).
+   * @throws InputsRefusedError - When what is known of `args` fails the preview's check (one kind of
+   * identifier, non-empty identifiers, addresses, the wait's bounds), in the preview's words; no
+   * value is quoted.
    */
   constructor(name: string, args: PiiOptOutRequestArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseFailures("PiiOptOutRequest", name, checkInputs(knownValue(args) as Record<string, unknown>).failures);
     const personal = Object.fromEntries(
       PERSONAL_PROPERTIES.filter((property) => args[property] !== undefined).map((property) => [property, pulumi.secret(args[property])]),
     );

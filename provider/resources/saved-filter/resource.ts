@@ -1,9 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RuleGroup } from "../../schema";
 import type { RecordedAccount } from "../../schema/resource-records";
+import { byProperty } from "../../accounts/calls";
 import { hostedProvider, outputsOnly, packageModule } from "../../host/shim";
 import { SAVED_FILTER } from "../../saved-filters/filter-properties";
+import { checkDeclaredFilterOffline } from "../../saved-filters/model/declared";
 import type { SavedFilterArgs } from "../args";
+import { knownValue, refuseFailures } from "../known-inputs";
 
 export type { SavedFilterArgs } from "../args";
 
@@ -62,8 +65,13 @@ export class SavedFilter extends pulumi.dynamic.Resource {
    * @param name - The resource's name in the stack, unique among its SavedFilters; not the filter's own `name`.
    * @param args - The filter: its name, rule tree, flags and category, and the account.
    * @param opts - Pulumi's options of a resource (`protect`, `dependsOn`, ...).
+   * @throws InputsRefusedError - When what is known of `args` fails the preview's check but the
+   * lookups (structure, required and known properties), in the preview's words.
    */
   constructor(name: string, args: SavedFilterArgs, opts?: pulumi.CustomResourceOptions) {
+    // The account's failures are its connection check's, at the preview (saved-filters/saved-filter.ts).
+    const failures = checkDeclaredFilterOffline(knownValue(args) as Record<string, unknown>, "", SAVED_FILTER.inputs).filter(({ path }) => path !== "account");
+    refuseFailures("SavedFilter", name, byProperty(failures));
     super(
       savedFilterProvider,
       name,

@@ -1,8 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostedProvider, outputsOnly, packageModule } from "../../host/shim";
 import { SAVED_FILTER_SET } from "../../saved-filters/filter-properties";
+import { checkDeclaredSetOffline } from "../../saved-filters/model/declared-set";
 import type { FilterState, RecordedAccount } from "../../schema/resource-records";
 import type { SavedFilterSetArgs, SavedFilterSetMemberArgs } from "../args";
+import { knownValue, refuseFailures } from "../known-inputs";
 
 export type { SavedFilterSetArgs, SavedFilterSetMemberArgs } from "../args";
 
@@ -46,8 +48,12 @@ export class SavedFilterSet extends pulumi.dynamic.Resource {
    * @param name - The resource's name in the stack, unique among its SavedFilterSets.
    * @param args - The filters by member key, the filters to adopt and the account.
    * @param opts - Pulumi's options of a resource (`protect`, `dependsOn`, ...).
+   * @throws InputsRefusedError - When what is known of `args` fails the preview's check but the
+   * lookups (each member as a SavedFilter's, the adoption map), in the preview's words.
    */
   constructor(name: string, args: SavedFilterSetArgs, opts?: pulumi.CustomResourceOptions) {
+    const declared = { filters: args.filters, adopt: args.adopt, account: args.account };
+    refuseFailures("SavedFilterSet", name, checkDeclaredSetOffline(knownValue(declared) as Record<string, unknown>));
     super(
       savedFilterSetProvider,
       name,

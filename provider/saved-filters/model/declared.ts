@@ -124,21 +124,15 @@ function partialOf(schema: z.ZodObject): z.ZodObject {
 }
 
 /**
- * Checks one declared filter with exact paths below `basePath` and what would be valid: the
- * properties with `schema` ({@link DeclaredFilter} or an extension of it), the rule tree's
- * structure, and the values of pre-set fields against the lookups `reader` reads (docs/api.md 2.7,
- * 4.8), so that a typo fails the preview, not the account. Values not known yet are skipped.
- * Without a reader (an account that is not valid: its own failure says why) the lookups are not
- * checked; a tree without pre-set fields asks the reader nothing.
+ * Checks one declared filter with exact paths below `basePath` and what would be valid, offline:
+ * the properties with `schema` ({@link DeclaredFilter} or an extension of it), required ones,
+ * unknown property names and the rule tree's structure (docs/api.md 2.7, 4.8); values not known
+ * yet are skipped. What {@link checkDeclaredFilter} checks but the lookups, in the same words:
+ * the resource classes run it on the values a program gives (provider/resources/known-inputs.ts).
  *
  * @internal
  */
-export async function checkDeclaredFilter(
-  reader: LookupReader | undefined,
-  declared: Record<string, unknown>,
-  basePath: string,
-  schema: z.ZodObject = DeclaredFilter,
-): Promise<PathFailure[]> {
+export function checkDeclaredFilterOffline(declared: Record<string, unknown>, basePath: string, schema: z.ZodObject = DeclaredFilter): PathFailure[] {
   const at = (path: string) => joinPath(basePath, path) || "inputs";
   const known = Object.fromEntries(Object.entries(declared).filter(([, value]) => !isUnknown(value)));
   const parsed = partialOf(schema).safeParse(known);
@@ -149,10 +143,31 @@ export async function checkDeclaredFilter(
   for (const { property, reason } of unknownProperties(declared, Object.keys(schema.shape), ["__provider"])) failures.push({ path: at(property), reason });
   if (!("name" in declared)) failures.push({ path: at("name"), reason: "required" });
   if (!("rules" in declared)) failures.push({ path: at("rules"), reason: "required, a rule group of spec 2.7" });
-  else if (!isUnknown(declared.rules)) {
-    const structural = pathFailures(validateRules(declared.rules, at("rules")));
-    failures.push(...structural);
-    if (structural.length === 0 && reader !== undefined) failures.push(...(await ruleValueFailures(reader, declared.rules as RuleGroup, at("rules"))));
+  else failures.push(...pathFailures(validateRules(declared.rules, at("rules"))));
+  return failures;
+}
+
+/**
+ * Checks one declared filter with exact paths below `basePath` and what would be valid: what
+ * {@link checkDeclaredFilterOffline} checks, then the values of pre-set fields of a structurally
+ * valid tree against the lookups `reader` reads (docs/api.md 2.7, 4.8), so that a typo fails the
+ * preview, not the account. Values not known yet are skipped. Without a reader (an account that is
+ * not valid: its own failure says why) the lookups are not checked; a tree without pre-set fields
+ * asks the reader nothing.
+ *
+ * @internal
+ */
+export async function checkDeclaredFilter(
+  reader: LookupReader | undefined,
+  declared: Record<string, unknown>,
+  basePath: string,
+  schema: z.ZodObject = DeclaredFilter,
+): Promise<PathFailure[]> {
+  const failures = checkDeclaredFilterOffline(declared, basePath, schema);
+  const rulesPath = joinPath(basePath, "rules");
+  const structural = failures.some(({ path }) => path === rulesPath || path.startsWith(`${rulesPath}.`) || path.startsWith(`${rulesPath}[`));
+  if (!structural && reader !== undefined && "rules" in declared && !isUnknown(declared.rules)) {
+    failures.push(...(await ruleValueFailures(reader, declared.rules as RuleGroup, rulesPath)));
   }
   return failures;
 }
