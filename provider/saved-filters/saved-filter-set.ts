@@ -306,7 +306,7 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
     const account = boundAccount(labelOf(id), declaredAccount(olds), olds);
     try {
       const members = Object.entries(previous.ids ?? {});
-      const states = await readFilters(sharedFilterGateway(account), members.map(([, filterId]) => filterId), "now");
+      const states = await readFilters(sharedFilterGateway(account), members.map(([key, filterId]) => ({ id: filterId, name: previous.filters?.[key]?.name })), "now");
       const present = members.flatMap(([key], index) => (states[index] === undefined ? [] : [[key, states[index]!] as const]));
       const outputs: SavedFilterSetOutputs = {
         ...previous,

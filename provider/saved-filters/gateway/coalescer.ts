@@ -1,19 +1,72 @@
 /**
  * Coalescing of single operations into bulk calls. The engine drives many resources of one stack
- * concurrently through one process (docs/dynamic-providers.md "The life of a dynamic resource"), and
- * the API takes up to 100 filters per call (docs/api.md 4.8, 8): items that arrive close together
- * are gathered into batches of at most `size` during a short wait window, and each caller gets its
- * own item's result. Nothing here knows what an item is.
+ * concurrently through one process, at most `--parallel` at once (docs/dynamic-providers.md "The
+ * life of a dynamic resource"), and the API takes up to 100 filters per call (docs/api.md 4.8, 8):
+ * items that arrive together are gathered into batches of at most `size`, and each caller gets its
+ * own item's result. A batch is sent as soon as no more calls can join it ({@link EngineCalls}: every
+ * engine call in flight waits in a batch, and there are as many as there ever were at once), else
+ * when full, or after a short quiet window (the bound: nothing waits for a call that never comes).
+ * Nothing here knows what an item is (docs/api.md 11.10).
  */
 
 /** Tuning of a {@link Coalescer}. */
 export interface BatchOptions {
   /** Items per bulk call, 1 to 100 (docs/api.md 4.8). 1 turns batching off: one request per item. */
   size: number;
-  /** A batch is sent once no call has joined it for this long (milliseconds). */
+  /** Unless no more calls can join it, a batch is sent once no call has joined it for this long (milliseconds). */
   windowMs: number;
   /** ... or at the latest this long after its first call joined, however busy (milliseconds). */
   maxWaitMs: number;
+}
+
+/**
+ * The engine calls a gateway serves, shared by its coalescers: how many are in flight, the most
+ * that were in flight at once, and how many callers wait in an open batch. The engine sends at
+ * most `--parallel` calls at once and waits for each answer before it sends the next of that slot,
+ * so once every call in flight waits in a batch and there are as many as the most ever seen at
+ * once, no other call can join before one is answered: the batches are sent at once
+ * ({@link isFull}). The most at once counts only calls that were in flight when one of them ended,
+ * so the first burst, whose size nothing tells yet, waits for the quiet window; and it counts only
+ * from 2, since one call at a time tells nothing of the engine's parallelism (a later burst would
+ * be sent one call at a time).
+ */
+export class EngineCalls {
+  private inFlight = 0;
+  private mostAtOnce = 0;
+  private waiting = 0;
+  private readonly flushers = new Set<() => void>();
+
+  /** Serves one engine call: counted in flight while `work` runs. */
+  async serve<Result>(work: () => Promise<Result>): Promise<Result> {
+    this.inFlight++;
+    try {
+      return await work();
+    } finally {
+      this.mostAtOnce = Math.max(this.mostAtOnce, this.inFlight);
+      this.inFlight--;
+    }
+  }
+
+  /** True when no more calls can join a batch: all in flight wait, as many as ever were at once. */
+  isFull(): boolean {
+    return this.mostAtOnce >= 2 && this.waiting >= this.inFlight && this.inFlight >= this.mostAtOnce;
+  }
+
+  /** Registers how a coalescer sends its open batches. */
+  register(flushAll: () => void): void {
+    this.flushers.add(flushAll);
+  }
+
+  /** A caller joined an open batch: when no more can join, every coalescer sends its batches. */
+  joined(): void {
+    this.waiting++;
+    if (this.isFull()) for (const flushAll of this.flushers) flushAll();
+  }
+
+  /** `count` callers left their batch (it was sent). */
+  left(count: number): void {
+    this.waiting -= count;
+  }
 }
 
 /**
@@ -94,13 +147,15 @@ interface OpenBatch<Item, Result> {
   entries: Array<Entry<Item, Result>>;
   keys: Map<string, Entry<Item, Result>>;
   openedAt: number;
+  /** Callers that joined with {@link Coalescer.add} (counted as waiting by {@link EngineCalls}). */
+  joined: number;
   /** Cancels the pending send of the quiet window, if one is scheduled. */
   cancel: (() => void) | undefined;
 }
 
 /**
- * Coalesces items into batches of at most `size`: a batch is sent when full, when no item joined it
- * for `windowMs`, or `maxWaitMs` after it opened.
+ * Coalesces items into batches of at most `size`: a batch is sent when no more calls can join
+ * (`calls`), when full, when no item joined it for `windowMs`, or `maxWaitMs` after it opened.
  */
 export class Coalescer<Item, Result> {
   private readonly open: Array<OpenBatch<Item, Result>> = [];
@@ -110,7 +165,10 @@ export class Coalescer<Item, Result> {
     private readonly scheduler: BatchScheduler,
     private readonly send: BatchSender<Item, Result>,
     private readonly keyOf?: { key: (item: Item) => string; sameKey: SameKey },
-  ) {}
+    private readonly calls: EngineCalls = new EngineCalls(),
+  ) {
+    calls.register(() => this.flushAll());
+  }
 
   /** Sends every open batch now. */
   flushAll(): void {
@@ -118,14 +176,20 @@ export class Coalescer<Item, Result> {
   }
 
   /**
-   * Queues `item` and answers its result once its batch is sent: when full, else after the wait
-   * window, so that the concurrent calls of other resources can join it.
+   * Queues `item` and answers its result once its batch is sent: as soon as no more calls can join
+   * it, when full, else after the wait window, so that the concurrent calls of other resources can
+   * join it. `counted` says that an engine call waits for it alone (an item among many of one call,
+   * such as a SavedFilterSet's, is not counted: more of that call's items may follow).
    */
-  add(item: Item): Promise<Result> {
+  add(item: Item, counted = true): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
       const { batch, joined } = this.enqueue(item, { resolve, reject });
+      if (!this.open.includes(batch)) return;
       // An item that joined a queued entry leaves that batch's window as it was.
-      if (!joined && this.open.includes(batch)) this.schedule(batch);
+      if (!joined) this.schedule(batch);
+      if (!counted) return;
+      batch.joined++;
+      this.calls.joined();
     });
   }
 
@@ -181,7 +245,7 @@ export class Coalescer<Item, Result> {
       batch.entries.length < this.options.size && (key === undefined || !batch.keys.has(key));
     const found = this.open.find(fits);
     if (found) return found;
-    const batch: OpenBatch<Item, Result> = { entries: [], keys: new Map(), openedAt: this.scheduler.now(), cancel: undefined };
+    const batch: OpenBatch<Item, Result> = { entries: [], keys: new Map(), openedAt: this.scheduler.now(), joined: 0, cancel: undefined };
     this.open.push(batch);
     return batch;
   }
@@ -199,6 +263,7 @@ export class Coalescer<Item, Result> {
     const index = this.open.indexOf(batch);
     if (index < 0) return;
     this.open.splice(index, 1);
+    this.calls.left(batch.joined);
     const { entries } = batch;
     // Whatever the sender leaves unsettled (a bug, or an error it did not expect) fails, never hangs.
     this.send(entries).then(
