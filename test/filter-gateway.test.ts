@@ -264,33 +264,6 @@ describe("FilterGateway at the engine's parallelism", () => {
     expect(await context.client.filters.list({})).toEqual([]);
   });
 
-  it("does not hold a batch for calls still on their way from a request of their own when the engine can send no other", async () => {
-    const scheduler = new ManualScheduler();
-    const filters = gatewayOf(() => context.client.filters, { windowMs: 20, maxWaitMs: 50, scheduler });
-    const made = await seed(0, 16);
-    // A first round of 8 tells how many calls the engine runs at once.
-    const first = asEngine(filters, made.slice(0, 8), 8, (filter) => filters.delete(filter.id));
-    scheduler.advance(20);
-    await first;
-    const mark = await journalMark(context.emulator);
-    // Then 8 at once again: 4 join a batch while 4 wait for something else (a request of their own).
-    let release!: () => void;
-    const elsewhere = new Promise<void>((resolve) => (release = resolve));
-    const done = asEngine(filters, made.slice(8), 8, async (filter) => {
-      if (Number(filter.name.slice("Episode ".length)) >= 12) await elsewhere;
-      await filters.delete(filter.id);
-    });
-    // The 4 waiting are sent on the event loop's next turn, without the window.
-    await context.emulator.state.journal.waitFor(mark, (entries) => entries.length === 1);
-    expect(await calls(mark)).toEqual(["DELETE 200"]);
-    release();
-    // The last 4, once they joined, are fewer than the engine runs at once (it may send more): the window sends them.
-    await new Promise((resolve) => setImmediate(resolve));
-    scheduler.advance(20);
-    await done;
-    expect(await calls(mark)).toEqual(["DELETE 200", "DELETE 200"]);
-  });
-
   it("serves a refresh from one listing of the account, reads by id the filter it lacks, and lists again for the next refresh", async () => {
     const filters = gatewayOf(() => context.client.filters, { windowMs: 1, maxWaitMs: 1 });
     const made = await seed(0, 300);

@@ -3,8 +3,8 @@
  * concurrently through one process, at most `--parallel` at once (docs/dynamic-providers.md "The
  * life of a dynamic resource"), and the API takes up to 100 filters per call (docs/api.md 4.8, 8):
  * items that arrive together are gathered into batches of at most `size`, and each caller gets its
- * own item's result. A batch is sent as soon as no more calls can join it ({@link EngineCalls}: as
- * many engine calls are in flight as there ever were at once, and those that can join have), else
+ * own item's result. A batch is sent as soon as no more calls can join it ({@link EngineCalls}: every
+ * engine call in flight waits in a batch, and there are as many as there ever were at once), else
  * when full, or after a short quiet window (the bound: nothing waits for a call that never comes).
  * Nothing here knows what an item is (docs/api.md 11.10).
  */
@@ -22,31 +22,25 @@ export interface BatchOptions {
 /**
  * The engine calls a gateway serves, shared by its coalescers: how many are in flight, the most
  * that were in flight at once, and how many callers wait in an open batch. The engine sends at
- * most `--parallel` calls at once and waits for each answer before it sends the next of that slot.
- * So once as many calls are in flight as the most ever seen at once, the engine can send no other
- * before one is answered: when every one of them waits in a batch, the batches are sent at once;
- * when some are still on their way (from a request of theirs, or the steps of a call between two
- * bulk calls), the batches are sent once those that can join have (on the event loop's next turn),
- * rather than after the quiet window. The most at once counts only calls that were in flight when
- * one of them ended, so the first burst, whose size nothing tells yet, and a burst larger than any
- * before wait for the quiet window; and it counts only from 2, since one call at a time tells
- * nothing of the engine's parallelism (a later burst would be sent one call at a time).
+ * most `--parallel` calls at once and waits for each answer before it sends the next of that slot,
+ * so once every call in flight waits in a batch and there are as many as the most ever seen at
+ * once, no other call can join before one is answered: the batches are sent at once. When some
+ * calls are still on their way (a group of a round that fell out of step, its request in flight),
+ * the quiet window lets them catch up, so that the groups share bulk calls again. The most at once
+ * counts only calls that were in flight when one of them ended, so the first burst, whose size
+ * nothing tells yet, and a burst larger than any before wait for the quiet window; and it counts
+ * only from 2, since one call at a time tells nothing of the engine's parallelism (a later burst
+ * would be sent one call at a time).
  */
 export class EngineCalls {
   private inFlight = 0;
   private mostAtOnce = 0;
   private waiting = 0;
-  private turnScheduled = false;
   private readonly flushers = new Set<() => void>();
-
-  /** `nextTurn` runs a task once the calls now on their way have joined (Node's `setImmediate`). */
-  constructor(private readonly nextTurn: (task: () => void) => void = (task) => void setImmediate(task)) {}
 
   /** Serves one engine call: counted in flight while `work` runs. */
   async serve<Result>(work: () => Promise<Result>): Promise<Result> {
     this.inFlight++;
-    // The last slot taken: callers already waiting need not wait for the quiet window.
-    if (this.waiting > 0) this.sendOnNextTurn();
     try {
       return await work();
     } finally {
@@ -63,18 +57,7 @@ export class EngineCalls {
   /** A caller joined an open batch: when no more can join, every coalescer sends its batches. */
   joined(): void {
     this.waiting++;
-    if (this.engineBusy() && this.waiting >= this.inFlight) this.flushAll();
-    else this.sendOnNextTurn();
-  }
-
-  /** When the engine can send no other call, sends the open batches once the calls on their way have joined. */
-  private sendOnNextTurn(): void {
-    if (this.turnScheduled || !this.engineBusy()) return;
-    this.turnScheduled = true;
-    this.nextTurn(() => {
-      this.turnScheduled = false;
-      if (this.engineBusy() && this.waiting > 0) this.flushAll();
-    });
+    if (this.isFull()) for (const flushAll of this.flushers) flushAll();
   }
 
   /** `count` callers left their batch (it was sent). */
@@ -83,15 +66,11 @@ export class EngineCalls {
   }
 
   /**
-   * True when the engine can send no other call before one is answered: as many in flight as ever
-   * were at once. More than that says the engine runs more at once than seen yet: nothing is told.
+   * True when no more calls can join a batch: every call in flight waits in one, and there are as
+   * many as the most ever at once (more says the engine runs more at once than seen yet: nothing is told).
    */
-  private engineBusy(): boolean {
-    return this.mostAtOnce >= 2 && this.inFlight === this.mostAtOnce;
-  }
-
-  private flushAll(): void {
-    for (const flushAll of this.flushers) flushAll();
+  private isFull(): boolean {
+    return this.mostAtOnce >= 2 && this.inFlight === this.mostAtOnce && this.waiting >= this.inFlight;
   }
 }
 
