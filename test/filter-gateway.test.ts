@@ -264,6 +264,32 @@ describe("FilterGateway at the engine's parallelism", () => {
     expect(await context.client.filters.list({})).toEqual([]);
   });
 
+  it("holds a batch past the window for calls of the round still on their way, so that a round split in two is sent as one again", async () => {
+    const scheduler = new ManualScheduler();
+    const filters = gatewayOf(() => context.client.filters, { windowMs: 20, maxWaitMs: 200, scheduler });
+    const made = await seed(0, 16);
+    // A first round of 8 tells how many calls the engine runs at once.
+    const first = asEngine(filters, made.slice(0, 8), 8, (filter) => filters.delete(filter.id));
+    scheduler.advance(20);
+    await first;
+    const mark = await journalMark(context.emulator);
+    // Then 8 at once again: 4 join a batch while 4 are still on their way (a request of their own).
+    let release!: () => void;
+    const onTheirWay = new Promise<void>((resolve) => (release = resolve));
+    const done = asEngine(filters, made.slice(8), 8, async (filter) => {
+      if (Number(filter.name.slice("Episode ".length)) >= 12) await onTheirWay;
+      await filters.delete(filter.id);
+    });
+    scheduler.advance(20);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await calls(mark)).toEqual([]);
+    // Once they join, every call in flight waits: one DELETE for the 8, without waiting for the bound.
+    release();
+    await done;
+    expect(await calls(mark)).toEqual(["DELETE 200"]);
+    expect(await context.client.filters.list({})).toEqual([]);
+  });
+
   it("serves a refresh from one listing of the account, reads by id the filter it lacks, and lists again for the next refresh", async () => {
     const filters = gatewayOf(() => context.client.filters, { windowMs: 1, maxWaitMs: 1 });
     const made = await seed(0, 300);

@@ -26,7 +26,8 @@ export interface BatchOptions {
  * so once every call in flight waits in a batch and there are as many as the most ever seen at
  * once, no other call can join before one is answered: the batches are sent at once. When some
  * calls are still on their way (a group of a round that fell out of step, its request in flight),
- * the quiet window lets them catch up, so that the groups share bulk calls again. The most at once
+ * the quiet window is extended (up to the bound) so that they catch up and the groups share bulk
+ * calls again, one per round. The most at once
  * counts only calls that were in flight when one of them ended, so the first burst, whose size
  * nothing tells yet, and a burst larger than any before wait for the quiet window; and it counts
  * only from 2, since one call at a time tells nothing of the engine's parallelism (a later burst
@@ -63,6 +64,14 @@ export class EngineCalls {
   /** `count` callers left their batch (it was sent). */
   left(count: number): void {
     this.waiting -= count;
+  }
+
+  /**
+   * True when the engine can send no other call and some of those in flight do not wait in a batch
+   * yet: a group of a round on its way from a request of its own, whose calls come back to join.
+   */
+  othersOnTheirWay(): boolean {
+    return this.mostAtOnce >= 2 && this.inFlight === this.mostAtOnce && this.waiting < this.inFlight;
   }
 
   /**
@@ -259,7 +268,11 @@ export class Coalescer<Item, Result> {
   private schedule(batch: OpenBatch<Item, Result>): void {
     batch.cancel?.();
     const left = Math.max(0, batch.openedAt + this.options.maxWaitMs - this.scheduler.now());
-    batch.cancel = this.scheduler.after(Math.min(this.options.windowMs, left), () => this.flush(batch));
+    batch.cancel = this.scheduler.after(Math.min(this.options.windowMs, left), () => {
+      // Calls of the engine still on their way will join: the window is extended, up to maxWaitMs.
+      if (left > this.options.windowMs && this.calls.othersOnTheirWay()) this.schedule(batch);
+      else this.flush(batch);
+    });
   }
 
   private flush(batch: OpenBatch<Item, Result>): void {
