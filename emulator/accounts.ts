@@ -78,7 +78,7 @@ export interface AccountConfig {
   lookupValues?: Partial<Record<WorldLookup, string[]>>;
 }
 
-/** The documented dev account: every feature enabled (README, "Try it"). */
+/** The documented dev account: every feature enabled (emulator/README.md "Accounts"). */
 export const DEV_ACCOUNT: AccountConfigInput = {
   clientId: "dev",
   clientSecret: "dev-secret",

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { DIALECTS, isDialect } from "./dialect";
 import { startEmulator } from "./server";
@@ -7,7 +9,8 @@ import { startEmulator } from "./server";
  * `insights-emulator`: starts the emulator and prints `listening on http://HOST:PORT` when ready.
  * Flags: --port (8080), --host (127.0.0.1), --seed (1), --latency (ms, 0), --state FILE,
  * --clock ISO (start time), --frozen, --dialect standard|alternate (emulator/README.md "Dialects"),
- * --pii-finish-after MS (how long a PII opt-out request takes to reach FINISHED, 300000).
+ * --pii-finish-after MS (how long a PII opt-out request takes to reach FINISHED, 300000); --version
+ * prints the package's version.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -22,11 +25,18 @@ async function main(): Promise<void> {
       dialect: { type: "string", default: "standard" },
       "pii-finish-after": { type: "string", default: "300000" },
       help: { type: "boolean", short: "h", default: false },
+      version: { type: "boolean", default: false },
     },
   });
+  if (values.version) {
+    // The built bin is dist/emulator/bin.js: package.json, the only place the version is written, is two folders up.
+    const manifest = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string };
+    process.stdout.write(`${manifest.version}\n`);
+    return;
+  }
   if (values.help) {
     process.stdout.write(
-      "usage: insights-emulator [--port 8080] [--host 127.0.0.1] [--seed 1] [--latency MS] [--state FILE] [--clock ISO] [--frozen] [--dialect standard|alternate] [--pii-finish-after MS]\n" +
+      "usage: insights-emulator [--port 8080] [--host 127.0.0.1] [--seed 1] [--latency MS] [--state FILE] [--clock ISO] [--frozen] [--dialect standard|alternate] [--pii-finish-after MS] [--version]\n" +
         "dev credentials: client id 'dev', client secret 'dev-secret' (every feature enabled)\n",
     );
     return;

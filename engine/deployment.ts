@@ -92,13 +92,6 @@ interface Registration {
   additionalSecretOutputs: string[];
 }
 
-/** The part of json-diff's API used here (the package ships no types). */
-interface JsonDiff {
-  diffString(before: unknown, after: unknown, options: { color: boolean }): string;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const jsonDiff = require("json-diff") as JsonDiff;
-
 const SYMBOLS: Record<Operation, string> = { create: "+", update: "~", replace: "+-", delete: "-", same: " " };
 const PLANNED: Record<Operation, string> = { create: "create", update: "update", replace: "replace", delete: "delete", same: "" };
 const DONE: Record<Operation, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", same: "" };
@@ -111,20 +104,6 @@ let monitorPatched = false;
 function withSecretOutputs(properties: PropertyMap, secretKeys: string[]): PropertyMap {
   return Object.fromEntries(Object.entries(properties).map(([key, value]) =>
     [key, secretKeys.includes(key) && !isSecret(value) ? secret(value) : value]));
-}
-
-/** A value as a line shows it: short JSON. */
-function shortJson(value: unknown): string {
-  const text = JSON.stringify(value) ?? "undefined";
-  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
-}
-
-/** The lines that show how a property changed: `old => new` for short values, else a JSON diff. */
-function describeChange(key: string, before: unknown, after: unknown): string[] {
-  if (isSecret(before) || isSecret(after)) return [`${key}: [secret]`];
-  const short = `${key}: ${shortJson(before)} => ${shortJson(after)}`;
-  if (short.length <= 120 && !short.includes("...")) return [short];
-  return [`${key}:`, ...jsonDiff.diffString(before, after, { color: false }).trimEnd().split("\n").map((line) => `  ${line}`)];
 }
 
 /** The stack outputs as `pulumi stack output` shows them: a secret top-level output is `[secret]`. */
@@ -185,6 +164,10 @@ export class Deployment {
   /**
    * `pulumi refresh --yes`: reads every resource and takes what the account holds into the state;
    * the provider's diff of it against the declaration prints its lines, as under the CLI since 3.120.
+   * A changed resource shows as `pulumi refresh --yes` shows it, by the properties that changed
+   * (`[diff: ~name, ~rules]`); their values are the provider's to show, in its diff's direction
+   * (`- in the account, + declared`, the direction of the update that puts the declaration back),
+   * never a second diff of the same change in the other direction.
    */
   async refresh(): Promise<Drift[]> {
     this.write(`Refreshing (${this.options.stack}):`);
@@ -208,9 +191,6 @@ export class Deployment {
       if (changed.length === 0) return;
       drifts.push({ type: entry.type, name: entry.name, kind: "changed", properties: changed });
       this.write(` ~  ${entry.type}  ${entry.name}  updated [diff: ${changed.map((property) => `~${property}`).join(", ")}]`);
-      for (const property of changed) {
-        for (const line of describeChange(property, entry.outputs[property], read.outputs[property])) this.write(`      ${line}`);
-      }
     }));
     await this.hostOutputSettled();
     this.write(drifts.length === 0 ? "Resources: no drift" : `Resources: ${drifts.length} changed outside Pulumi (the next update puts them back)`);

@@ -77,6 +77,11 @@ export interface CallOptions {
    */
   urn?: string;
   /**
+   * Send the URN alone, without its type and name beside it, as engines before Pulumi 3.131 do
+   * (docs/provider-plugins.md "What this plugin answers where the protocol leaves a choice").
+   */
+  urnOnly?: boolean;
+  /**
    * Send secret markers as they are. By default they are revealed when the host did not accept
    * secrets in `configure`, as the engine does (the dynamic-provider host never accepts them).
    */
@@ -443,7 +448,7 @@ export class ProviderHost {
   /** Check(olds, news): the inputs to use (with `__provider`) and the failures. */
   async check(olds: PropertyMap, news: PropertyMap, options: CallOptions = {}): Promise<{ inputs: PropertyMap; failures: CheckFailure[] }> {
     const request = new providerProto.CheckRequest();
-    this.address(request, options.urn);
+    this.address(request, options.urn, options.urnOnly);
     request.setOlds(await this.outgoing(olds, options));
     request.setNews(await this.outgoing(news, options));
     const response = await this.call<providerProto.CheckResponse>("check", (client, callback) => client.check(request, callback));
@@ -459,7 +464,7 @@ export class ProviderHost {
   /** Create(inputs): the new id and the outputs (with `__provider`). */
   async create(inputs: PropertyMap, options: CallOptions = {}): Promise<{ id: string; outputs: PropertyMap }> {
     const request = new providerProto.CreateRequest();
-    this.address(request, options.urn);
+    this.address(request, options.urn, options.urnOnly);
     request.setProperties(await this.outgoing(inputs, options));
     const response = await this.call<providerProto.CreateResponse>("create", (client, callback) => client.create(request, callback));
     return { id: response.getId(), outputs: fromStruct(response.getProperties()) };
@@ -472,7 +477,7 @@ export class ProviderHost {
   async read(id: string, outputs: PropertyMap, options: CallOptions & { inputs?: PropertyMap } = {}): Promise<{ id: string | undefined; outputs: PropertyMap; inputs?: PropertyMap }> {
     const request = new providerProto.ReadRequest();
     request.setId(id);
-    this.address(request, options.urn);
+    this.address(request, options.urn, options.urnOnly);
     request.setProperties(await this.outgoing(outputs, options));
     if (options.inputs) request.setInputs(await this.outgoing(options.inputs, options));
     const response = await this.call<providerProto.ReadResponse>("read", (client, callback) => client.read(request, callback));
@@ -491,7 +496,7 @@ export class ProviderHost {
   async delete(id: string, outputs: PropertyMap, options: CallOptions = {}): Promise<void> {
     const request = new providerProto.DeleteRequest();
     request.setId(id);
-    this.address(request, options.urn);
+    this.address(request, options.urn, options.urnOnly);
     request.setProperties(await this.outgoing(outputs, options));
     await this.call<Empty>("delete", (client, callback) => client.delete(request, callback));
   }
@@ -521,9 +526,10 @@ export class ProviderHost {
   }
 
   /** Sets a request's URN and, as the engine does beside it, the type and name it names. */
-  private address(request: { setUrn(urn: string): unknown; setType(type: string): unknown; setName(name: string): unknown }, urn = DEFAULT_URN): void {
+  private address(request: { setUrn(urn: string): unknown; setType(type: string): unknown; setName(name: string): unknown }, urn = DEFAULT_URN, urnOnly = false): void {
     const { type, name } = urnParts(urn);
     request.setUrn(urn);
+    if (urnOnly) return;
     request.setType(type);
     request.setName(name);
   }
@@ -537,7 +543,7 @@ export class ProviderHost {
     options: CallOptions & { oldInputs?: PropertyMap },
   ): Promise<Request> {
     request.setId(id);
-    this.address(request, options.urn);
+    this.address(request, options.urn, options.urnOnly);
     request.setOlds(await this.outgoing(olds, options));
     request.setNews(await this.outgoing(news, options));
     if (options.oldInputs) request.setOldInputs(await this.outgoing(options.oldInputs, options));

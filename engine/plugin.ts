@@ -26,9 +26,11 @@ export const PLUGIN_PACKAGE = "insights";
  *   plugin it finds by name in a folder of `plugins.providers` or on PATH (its shebang and
  *   executable bit included);
  * - `run-plugin`: as the Node language host runs a folder with `PulumiPlugin.yaml`
- *   (`pulumi package add`): `node <@pulumi/pulumi/cmd/run-plugin from that folder> plugin <engine>`.
+ *   (`pulumi package add`): `node <@pulumi/pulumi/cmd/run-plugin from that folder> plugin <engine>`;
+ * - `standalone`: the executable of a release archive (`npm run plugin:package`), as the engine runs
+ *   a plugin it installed (`pulumi plugin install`): `<executable> <engine>`, no Node.js involved.
  */
-export type PluginLauncher = "bin" | "executable" | "run-plugin";
+export type PluginLauncher = "bin" | "executable" | "run-plugin" | "standalone";
 
 /** Options of {@link startProviderPlugin}. */
 export interface ProviderPluginOptions {
@@ -39,6 +41,8 @@ export interface ProviderPluginOptions {
    * `run-plugin`: default this repository's; a packed and unpacked package has its own.
    */
   folder?: string;
+  /** The executable to start, for `standalone` (required there): one extracted from its archive. */
+  executable?: string;
   /** Flags the engine may put before its address (`--logtostderr`, `-v=9`, `--tracing <url>`). */
   flags?: string[];
   /** The working directory (the engine's: the Pulumi project directory); default the repository root. */
@@ -50,7 +54,12 @@ export interface ProviderPluginOptions {
 }
 
 /** The command line of a launcher, before the flags and the engine's address. */
-function commandLine(launcher: PluginLauncher, folder: string): { command: string; args: string[] } {
+function commandLine(launcher: PluginLauncher, folder: string, executable: string | undefined): { command: string; args: string[] } {
+  if (launcher === "standalone") {
+    if (executable === undefined || !existsSync(executable)) throw new Error(`engine driver: the standalone plugin ${executable ?? "(none given)"} does not exist`);
+    return { command: executable, args: [] };
+  }
+  if (!existsSync(path.join(folder, "PulumiPlugin.yaml"))) throw new Error(`engine driver: ${folder} has no PulumiPlugin.yaml`);
   // The package's folder holds the build the plugin folder loads; this repository's must be current.
   if (folder === PLUGIN_FOLDER) builtModule(PLUGIN_BIN);
   switch (launcher) {
@@ -73,9 +82,7 @@ function commandLine(launcher: PluginLauncher, folder: string): { command: strin
  */
 export async function startProviderPlugin(options: ProviderPluginOptions = {}): Promise<ProviderHost> {
   const launcher = options.launcher ?? "bin";
-  const folder = options.folder ?? PLUGIN_FOLDER;
-  if (!existsSync(path.join(folder, "PulumiPlugin.yaml"))) throw new Error(`engine driver: ${folder} has no PulumiPlugin.yaml`);
-  const { command, args } = commandLine(launcher, folder);
+  const { command, args } = commandLine(launcher, options.folder ?? PLUGIN_FOLDER, options.executable);
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
   delete env.NODE_OPTIONS; // no loader of the test runner in the plugin
   return ProviderHost.launch({

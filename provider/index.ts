@@ -39,7 +39,7 @@ export {
 } from "./resources";
 export { identifierSetDigest } from "./pii";
 
-// The rule builder and the rule tree, and the checks README.md "The rule builder" offers for a program's own tests.
+// The rule builder and the rule tree, and the checks docs/resources.md "The rule builder" offers for a program's own tests.
 export { and, field, or, tag, type KeylessFilterField, type RuleLeafBuilder } from "./rules/builder";
 export type { RuleGroup, RuleLeaf, RuleNode } from "./rules/tree";
 export { canonicalRules, rulesEqual } from "./rules/canonical";

@@ -8,8 +8,8 @@
  * 1. chooses the Pulumi CLI (scripts/pulumi-cli.cjs): a `pulumi` on PATH, else the `pulumi`
  *    devDependency's launcher, which downloads the CLI once; `--offline`, or no CLI to be had (no
  *    internet), takes the offline path, saying why in its first line;
- * 2. builds with tsc (the examples import the package by name, which resolves to dist/); skipped
- *    with `--no-build`;
+ * 2. builds with tsc as `npm run build` does, which rebuilds nothing when the build is current (the
+ *    examples import the package by name, which resolves to dist/); skipped with `--no-build`;
  * 3. starts the emulator in this process on a free loopback port, with demo data: a saved filter
  *    "made in the console" for the adoption example, two viewers to forget (in a temporary file, never
  *    in the repository) and opt-out requests that finish within seconds (`--pii-finish-after MS`,
@@ -166,8 +166,9 @@ async function main() {
     say(`npm start: the Pulumi CLI is ${choice.cli.source}.`);
   }
 
-  // `npm run build`, without depending on how npm is installed.
-  if (!process.argv.includes("--no-build")) await run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"]);
+  // `npm run build` (tsc's build mode: nothing is rebuilt when the build is current), without depending on how npm is installed.
+  const buildArgs = /** @type {{ scripts: { build: string } }} */ (require(path.join(ROOT, "package.json"))).scripts.build.split(" ").slice(1);
+  if (!process.argv.includes("--no-build")) await run(process.execPath, [require.resolve("typescript/bin/tsc"), ...buildArgs]);
 
   // The demo's account is the emulator's documented dev account (every feature enabled).
   const { startEmulator, DEV_ACCOUNT: DEV } = require(path.join(ROOT, "dist", "emulator"));

@@ -1,30 +1,31 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { SCHEMA_META_KEYS, SHAPES, TYPESCRIPT_TYPES } from "../provider/schema/meta";
-import { PUBLIC_TYPE_FILES, type PublicType, type PublicTypeFile } from "./public-types";
+import { lineage, SCHEMA_META_KEYS, SHAPES, TYPESCRIPT_TYPES } from "../provider/schema/meta";
+import { PUBLIC_MEMBERS, PUBLIC_TYPE_FILES, type PublicMembers, type PublicType, type PublicTypeFile } from "./public-types";
 
 /**
  * Writes the public interfaces of the package from its zod schemas: provider/schema/records.ts
- * (what the client answers) and provider/client/params.ts (what its methods take), plain
- * TypeScript without zod, so that the package's declarations never mention zod (provider/README.md).
+ * (what the client answers), provider/client/params.ts (what its methods take), what the resources
+ * record (provider/schema/resource-records.ts) and take (provider/resources/args.ts, each value a
+ * Pulumi `Input`), and the output members of the resource classes, plain TypeScript without zod, so
+ * that the package's declarations never mention zod (provider/README.md).
  * `npm run types` writes them; test/generated-types.test.ts fails while a checked-in file differs
  * from what this writes, and test/records.test.ts checks each interface against zod's own type.
  *
- * What the schemas are read for (provider/schema/meta.ts), which a second generator, the Pulumi
- * package schema of the provider plugin, can rely on as this one does:
+ * What the schemas are read for (provider/schema/meta.ts), which the second generator, the Pulumi
+ * package schema of the provider plugin, relies on as this one does (it reads them as JSON Schema
+ * through meta.ts `jsonSchemaOf`, with the same shapes):
  * - the structure: zod 4's `_zod.def` (object shapes, optional members, arrays, unions, enums,
  *   records, `looseObject` for answers that keep unknown fields, `strictObject` for parameters);
  * - `description` of zod's global registry on every member and every named type: this script
  *   refuses a member without one, so each generated member has its TSDoc;
  * - `secret: true` on personal data and credentials (the only other key allowed there);
- * - `SHAPES`: what a transform gives (`output`, for answers) or takes (`input`, for parameters);
+ * - `SHAPES`: what a transform gives (`output`, for answers) or takes (`input`, for parameters), and
+ *   the portable form other languages use instead (read by the plugin's generator only);
  * - `TYPESCRIPT_TYPES`: a TypeScript-only spelling, which other languages ignore;
  * - scripts/public-types.ts: the name, the direction (input or output) and the file of each type;
  *   a schema met again below another one is written as a reference to its name.
- * {@link jsonSchemaOf} reads a schema as JSON Schema through `z.toJSONSchema`, with the declared
- * shapes applied: `description` and `secret: true` come through on each property, the names Pulumi's
- * package schema gives them too.
  */
 
 /** A zod schema as this generator reads it. */
@@ -52,13 +53,6 @@ function definitionOf(node: Node): Definition {
   return node._zod.def as unknown as Definition;
 }
 
-/** `node` and the schemas it was cloned from by `.describe()` or `.meta()`, nearest first. */
-function lineage(node: Node): Node[] {
-  const nodes: Node[] = [];
-  for (let current: Node | undefined = node; current !== undefined; current = current._zod.parent) nodes.push(current);
-  return nodes;
-}
-
 /** Where the types are written, by schema: the name a schema met below another is written as. */
 interface Names {
   byNode: Map<Node, PublicType & { file: PublicTypeFile }>;
@@ -72,9 +66,12 @@ function namesOf(files: readonly PublicTypeFile[]): Names {
   return { byNode };
 }
 
-/** What is being written: for error messages, the type and the path inside it. */
+/**
+ * What is being written: for error messages, the type and the path inside it. `args`: what a
+ * program writes for a resource (its inputs), each value a Pulumi `Input` down to the named types.
+ */
 interface Place {
-  mode: "input" | "output";
+  mode: "input" | "output" | "args";
   names: Names;
   /** The name of the type being written: at its root, its own schema is written out, not named. */
   rootName: string;
@@ -105,6 +102,26 @@ function descriptionOf(node: Node, place: Place): string | undefined {
     const description = metaOf(current, place)?.description;
     if (description !== undefined) return description;
     const definition = definitionOf(current);
+    current = WRAPPERS.has(definition.type) ? definition.innerType : undefined;
+  }
+  return undefined;
+}
+
+/** The direction a mode reads schemas in: a resource's arguments are inputs. */
+function direction(mode: Place["mode"]): "input" | "output" {
+  return mode === "output" ? "output" : "input";
+}
+
+/** `Input<type>` for a resource's arguments (`args`), else `type`. */
+function asInput(type: string, place: Place): string {
+  return place.mode === "args" ? `Input<${type}>` : type;
+}
+
+/** The default a member takes when left out (`.default()` on it or a wrapper of it), if any. */
+function defaultOf(node: Node): { value: unknown } | undefined {
+  for (let current: Node | undefined = node; current !== undefined; ) {
+    const definition = definitionOf(current) as Definition & { defaultValue?: unknown };
+    if (definition.type === "default") return { value: definition.defaultValue };
     current = WRAPPERS.has(definition.type) ? definition.innerType : undefined;
   }
   return undefined;
@@ -165,7 +182,7 @@ function typeOf(node: Node, place: Place, indent: string, asRoot = false): strin
     }
     const spelt = TYPESCRIPT_TYPES.get(ancestor);
     if (spelt !== undefined) return spelt;
-    const shape = SHAPES.get(ancestor)?.[place.mode];
+    const shape = SHAPES.get(ancestor)?.[direction(place.mode)];
     if (shape !== undefined) return typeOf(shape, place, indent);
   }
   const definition = definitionOf(node);
@@ -192,7 +209,7 @@ function typeOf(node: Node, place: Place, indent: string, asRoot = false): strin
     case "literal":
       return definition.values!.map((value) => JSON.stringify(value)).join(" | ");
     case "array":
-      return `${grouped(inner(definition.element!, "[]"))}[]`;
+      return `${grouped(asInput(inner(definition.element!, "[]"), place))}[]`;
     case "readonly": {
       const type = inner(definition.innerType!, "");
       return type.endsWith("[]") ? `readonly ${type}` : `Readonly<${type}>`;
@@ -213,12 +230,12 @@ function typeOf(node: Node, place: Place, indent: string, asRoot = false): strin
     case "intersection":
       return `${grouped(inner(definition.left!, "&0"))} & ${grouped(inner(definition.right!, "&1"))}`;
     case "record":
-      return `Record<${inner(definition.keyType!, "{key}")}, ${inner(definition.valueType!, "{value}")}>`;
+      return `Record<${inner(definition.keyType!, "{key}")}, ${asInput(inner(definition.valueType!, "{value}"), place)}>`;
     case "object":
       return objectType(definition, place, indent);
     case "pipe": {
       const fromTransform = definition.in!._zod.traits.has("$ZodTransform");
-      if (place.mode === "input") return inner(fromTransform ? definition.out! : definition.in!, "");
+      if (direction(place.mode) === "input") return inner(fromTransform ? definition.out! : definition.in!, "");
       if (definition.out!._zod.traits.has("$ZodTransform")) fail(place, "a transform whose output shape is not declared (declareShape, provider/schema/meta.ts)");
       return inner(definition.out!, "");
     }
@@ -251,10 +268,16 @@ function objectType(definition: Definition, place: Place, indent: string, bases:
     // The `?` says the member may be missing; a wrapper that says the same is not written again.
     const definitionOfMember = definitionOf(member);
     const written = optional && definitionOfMember.type === "optional" ? definitionOfMember.innerType! : member;
-    lines.push(docComment(description, inside));
-    lines.push(`${inside}${propertyName(key)}${optional ? "?" : ""}: ${typeOf(written, memberPlace, inside)};`);
+    lines.push(docComment(withDefault(description, member, place.mode), inside));
+    lines.push(`${inside}${propertyName(key)}${optional ? "?" : ""}: ${asInput(typeOf(written, memberPlace, inside), place)};`);
   }
   return lines.length === 0 ? "{}" : `{\n${lines.join("\n")}\n${indent}}`;
+}
+
+/** A member's description, with the default it takes when left out (`Default: true.`) where a caller writes it. */
+function withDefault(description: string, member: Node, mode: Place["mode"]): string {
+  const fallback = direction(mode) === "input" ? defaultOf(member) : undefined;
+  return fallback === undefined ? description : `${description} Default: ${JSON.stringify(fallback.value)}.`;
 }
 
 /** The index of the brace that closes the one `text` opens with. */
@@ -271,7 +294,7 @@ function closingBrace(text: string): number {
 function objectDefinition(node: Node, mode: Place["mode"]): Definition | undefined {
   const definition = definitionOf(node);
   if (definition.type === "object") return definition;
-  if (definition.type === "pipe") return objectDefinition(mode === "input" ? definition.in! : definition.out!, mode);
+  if (definition.type === "pipe") return objectDefinition(direction(mode) === "input" ? definition.in! : definition.out!, mode);
   if (definition.type === "lazy") return objectDefinition((node as unknown as { _zod: { innerType: Node } })._zod.innerType, mode);
   return undefined;
 }
@@ -324,23 +347,41 @@ export function generatedText(file: PublicTypeFile, files: readonly PublicTypeFi
   return `${[header.join("\n").trimStart(), ...declarations].join("\n\n")}\n`;
 }
 
+/** The line before a resource class's written members, and the line after them. */
+export const MEMBER_MARKERS = {
+  start: "  // Written by scripts/generate-types.ts from the resource's declaration (`npm run types`): edit the declaration, not these lines.",
+  end: "  // End of the written lines.",
+} as const;
+
 /**
- * `node` as JSON Schema (draft 2020-12) in one direction, as zod writes it, with the shapes that
- * transforms declare (provider/schema/meta.ts) in place of what zod cannot write; recursive types
- * go to `$defs`. Each property keeps its `description` and `secret`.
+ * The output members of a resource class (`declare readonly name: pulumi.Output<T>;`), each with its
+ * description, as they stand between {@link MEMBER_MARKERS}: a member that may be missing is
+ * `Output<T | undefined>`. Named types are written by their names (or the class file's `aliases`).
  */
-export function jsonSchemaOf(node: Node, mode: "input" | "output"): Record<string, unknown> {
-  return z.toJSONSchema(node, {
-    io: mode,
-    unrepresentable: "any",
-    cycles: "ref",
-    override: ({ zodSchema, jsonSchema }) => {
-      const shape = lineage(zodSchema as Node).map((ancestor) => SHAPES.get(ancestor)?.[mode]).find((found) => found !== undefined);
-      if (shape === undefined) return;
-      const { $schema: _dialect, ...declared } = jsonSchemaOf(shape, mode);
-      Object.assign(jsonSchema, declared);
-    },
-  }) as Record<string, unknown>;
+export function generatedMembers(members: PublicMembers, files: readonly PublicTypeFile[] = PUBLIC_TYPE_FILES): string {
+  const names = namesOf(files);
+  for (const named of names.byNode.values()) {
+    const alias = members.aliases?.[named.name];
+    if (alias !== undefined) names.byNode.set(named.schema, { ...named, name: alias });
+  }
+  const place: Place = { mode: "output", names, rootName: members.name, where: members.name, used: new Set() };
+  const definition = objectDefinition(members.schema, "output") ?? fail(place, "the outputs are not an object");
+  const lines = Object.entries(definition.shape!).flatMap(([key, member]) => {
+    const memberPlace = { ...place, where: `${place.where}.${key}` };
+    const description = descriptionOf(member, memberPlace) ?? fail(memberPlace, "a member without a description (.describe() or .meta({ description }))");
+    const type = typeOf(member, memberPlace, "  ");
+    const written = isOptional(member, "output") && !type.endsWith("| undefined") ? `${type} | undefined` : type;
+    return [docComment(description, "  "), `  declare readonly ${propertyName(key)}: pulumi.Output<${written}>;`];
+  });
+  return [MEMBER_MARKERS.start, ...lines, MEMBER_MARKERS.end].join("\n");
+}
+
+/** `text` with its written members replaced by `members` (the lines from one marker to the other). */
+export function withMembers(text: string, members: string, where: string): string {
+  const start = text.indexOf(MEMBER_MARKERS.start);
+  const end = text.indexOf(MEMBER_MARKERS.end, start);
+  if (start < 0 || end < 0) throw new Error(`${where}: no lines between the markers of scripts/generate-types.ts MEMBER_MARKERS`);
+  return `${text.slice(0, start)}${members}${text.slice(end + MEMBER_MARKERS.end.length)}`;
 }
 
 /** The repository's root, from the source or from the build (dist/scripts). */
@@ -349,19 +390,21 @@ export const ROOT = path.resolve(__dirname, __dirname.includes(`${path.sep}dist$
 /** Each generated file that differs from its checked-in text (all of them when `write`, which writes them). */
 export function generateTypes(write: boolean): string[] {
   const changed: string[] = [];
-  for (const file of PUBLIC_TYPE_FILES) {
-    const target = path.join(ROOT, file.path);
-    const text = generatedText(file);
+  const written = (file: string, text: (current: string) => string) => {
+    const target = path.join(ROOT, file);
     let current = "";
     try {
       current = readFileSync(target, "utf8");
     } catch {
       // not written yet
     }
-    if (current === text) continue;
-    changed.push(file.path);
-    if (write) writeFileSync(target, text);
-  }
+    const next = text(current);
+    if (current === next) return;
+    changed.push(file);
+    if (write) writeFileSync(target, next);
+  };
+  for (const file of PUBLIC_TYPE_FILES) written(file.path, () => generatedText(file));
+  for (const members of PUBLIC_MEMBERS) written(members.path, (current) => withMembers(current, generatedMembers(members), members.path));
   return changed;
 }
 

@@ -8,6 +8,13 @@ import * as piiParams from "../provider/client/pii";
 import * as sessionSchemas from "../provider/client/sessions";
 import * as schema from "../provider/schema";
 import { PiiOptOutSubmitResult } from "../provider/schema/pii";
+import * as accountProperties from "../provider/accounts/account-properties";
+import { SAVED_FILTER, SAVED_FILTER_SET, SavedFilterSetMember } from "../provider/saved-filters/filter-properties";
+import { FilterState } from "../provider/saved-filters/model/state";
+import { PII_OPT_OUT_REQUEST } from "../provider/pii/opt-out-properties";
+import { OverallStatus, TrackedRequest } from "../provider/pii/progress";
+import { PiiOptOutReceipt, ReceiptRequest } from "../provider/pii/receipt";
+import { DeletionVerification, StillPresentIdentifier } from "../provider/pii/verification";
 
 /**
  * Which zod schemas become which public interfaces, in which file (scripts/generate-types.ts).
@@ -21,8 +28,11 @@ export interface PublicType {
   name: string;
   /** The zod schema it is written from; met below another schema, it is written as `name`. */
   schema: z.core.$ZodType;
-  /** What the type describes: what a parse gives (`output`) or what a caller writes (`input`). */
-  mode: "input" | "output";
+  /**
+   * What the type describes: what a parse gives (`output`), what a caller writes (`input`), or what
+   * a Pulumi program writes for a resource (`args`: an input, each value a Pulumi `Input`).
+   */
+  mode: "input" | "output" | "args";
   /** The type parameters, as TypeScript writes them between `<` and `>`. */
   typeParameters?: string;
   /** The type's description where its schema is another type's (an alias); else the schema's own. */
@@ -66,6 +76,28 @@ const METRIC_QUERY = "Metric extends AcceptedMetricName, RealTime extends boolea
 function metricType(name: keyof typeof metricParams, typeParameters: string | undefined, ...extended: string[]): PublicType {
   return { name, schema: metricParams[name], mode: "input", ...(typeParameters === undefined ? {} : { typeParameters }), ...(extended.length === 0 ? {} : { extends: extended }) };
 }
+
+/**
+ * The output members of a resource class (`declare readonly name: pulumi.Output<T>`), which
+ * scripts/generate-types.ts writes between two marker lines of the class's hand-written file.
+ */
+export interface PublicMembers {
+  /** The file of the class, from the repository's root. */
+  path: string;
+  /** The class. */
+  name: string;
+  /** The resource's outputs (its declaration's). */
+  schema: z.core.$ZodType;
+  /** The name to write for a named type in this file, by the name it has elsewhere. */
+  aliases?: Record<string, string>;
+}
+
+/** The resource classes whose output members scripts/generate-types.ts writes. */
+export const PUBLIC_MEMBERS: readonly PublicMembers[] = [
+  { path: "provider/resources/saved-filter/resource.ts", name: "SavedFilter", schema: SAVED_FILTER.outputs },
+  { path: "provider/resources/saved-filter/set-resource.ts", name: "SavedFilterSet", schema: SAVED_FILTER_SET.outputs, aliases: { FilterState: "SavedFilterSetMember" } },
+  { path: "provider/resources/pii-opt-out-request/resource.ts", name: "PiiOptOutRequest", schema: PII_OPT_OUT_REQUEST.outputs },
+];
 
 /** The files scripts/generate-types.ts writes. */
 export const PUBLIC_TYPE_FILES: readonly PublicTypeFile[] = [
@@ -118,7 +150,7 @@ export const PUBLIC_TYPE_FILES: readonly PublicTypeFile[] = [
     ],
     imports: {
       "./core/validation": ["AcceptedMetricName", "GroupByName", "MetricFilters", "SessionFilters"],
-      "./metrics": ["MetricRange"],
+      "./core/time-range": ["MetricRange"],
     },
   },
   {
@@ -129,6 +161,43 @@ export const PUBLIC_TYPE_FILES: readonly PublicTypeFile[] = [
       ...typesOf(ranges, "input", ["DateInput", "ExplicitRange", "LastDaysRange", "LastMinutesRange", "TimeRange"]),
       ...typesOf(filterArguments, "input", ["FilterValue", "TagFilters"]),
       { name: "FilterArguments", schema: filterArguments.FilterArguments, mode: "input", typeParameters: "Filters" },
+    ],
+  },
+  {
+    path: "provider/schema/resource-records.ts",
+    description:
+      "What the resources record in their state, as plain TypeScript interfaces: each written from the resource's declaration beside its core (provider/accounts/account-properties.ts, provider/saved-filters/filter-properties.ts, provider/pii/opt-out-properties.ts), which the plugin's package schema is written from too.",
+    types: [
+      { name: "RecordedAccount", schema: accountProperties.RecordedAccount, mode: "output" },
+      { name: "AccountOutputs", schema: accountProperties.AccountOutputs, mode: "output" },
+      { name: "FilterState", schema: FilterState, mode: "output" },
+      { name: "SavedFilterOutputs", schema: SAVED_FILTER.outputs, mode: "output", description: "What a SavedFilter records: the filter as the account holds it, the adopted id and its account.", extends: ["FilterState", "AccountOutputs"] },
+      { name: "SavedFilterSetOutputs", schema: SAVED_FILTER_SET.outputs, mode: "output", description: "What a SavedFilterSet records: each member's id and state, the adoption map and its account.", extends: ["AccountOutputs"] },
+      { name: "TrackedRequest", schema: TrackedRequest, mode: "output" },
+      { name: "OverallStatus", schema: OverallStatus, mode: "output" },
+      { name: "StillPresentIdentifier", schema: StillPresentIdentifier, mode: "output" },
+      { name: "DeletionVerification", schema: DeletionVerification, mode: "output" },
+      { name: "ReceiptRequest", schema: ReceiptRequest, mode: "output" },
+      { name: "PiiOptOutReceipt", schema: PiiOptOutReceipt, mode: "output" },
+      {
+        name: "PiiOptOutRequestOutputs",
+        schema: PII_OPT_OUT_REQUEST.outputs,
+        mode: "output",
+        description: "What a PiiOptOutRequest records: its identifiers as secrets, their digest, the requests, the wait settings, the deletion check, the receipt and its account.",
+        extends: ["AccountOutputs"],
+      },
+    ],
+  },
+  {
+    path: "provider/resources/args.ts",
+    description:
+      "The inputs of the resources as a TypeScript program writes them, each value a Pulumi `Input`: written from each resource's declaration beside its core (provider/saved-filters/filter-properties.ts, provider/pii/opt-out-properties.ts), which the plugin's package schema is written from too.",
+    imports: { "@pulumi/pulumi": ["Input"] },
+    types: [
+      { name: "SavedFilterArgs", schema: SAVED_FILTER.inputs, mode: "args", description: "Inputs of a `SavedFilter` (spec 2.7)." },
+      { name: "SavedFilterSetMemberArgs", schema: SavedFilterSetMember, mode: "args" },
+      { name: "SavedFilterSetArgs", schema: SAVED_FILTER_SET.inputs, mode: "args", description: "Inputs of a `SavedFilterSet`." },
+      { name: "PiiOptOutRequestArgs", schema: PII_OPT_OUT_REQUEST.inputs, mode: "args", description: "Inputs of a `PiiOptOutRequest` (spec 4.10). Give `viewerIds` or `userIds`, not both." },
     ],
   },
 ];

@@ -474,7 +474,7 @@ describe("settings", () => {
     expect(await failure(getFilterFields({ connection }))).toMatchObject({ option: "maxResponseBytes", message: 'the environment variable INSIGHTS_MAX_RESPONSE_BYTES must be an integer from 1 to 500000000, got "0"' });
   });
 
-  describe("named accounts (README \"Accounts\")", () => {
+  describe("named accounts (docs/configuration.md \"Accounts\")", () => {
     const accounts = (value: unknown) => pulumi.runtime.setConfig("insights:accounts", typeof value === "string" ? value : JSON.stringify(value));
     afterEach(() => accounts(""));
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -6,13 +6,14 @@ import { describe, expect, it } from "vitest";
  * Comments, messages and documents cite only files of the repository, with a section that exists:
  * `docs/api.md 4.8` (a short `spec 4.8` means the same, docs/README.md), `docs/dynamic-providers.md
  * rule 6` or `docs/dynamic-providers.md "Testing without the CLI"`, `docs/provider-plugins.md rule 8`,
- * `emulator/README.md "Fault rules"`.
+ * `emulator/README.md "Fault rules"`, `docs/configuration.md "Accounts"`, and `README "Troubleshooting"`
+ * (a bare README is the one at the root).
  * Never the notes the docs were written from, nor an issue.
  */
 
 const ROOT = path.resolve(__dirname, "..");
-const FOLDERS = ["provider", "emulator", "engine", "test", "bench", "scripts", "examples", "plugin"];
-const TOP_FILES = ["README.md", "BENCHMARKS.md"];
+const FOLDERS = ["provider", "emulator", "engine", "test", "bench", "scripts", "examples", "plugin", "docs"];
+const TOP_FILES = ["README.md", "BENCHMARKS.md", "CONTRIBUTING.md", "CHANGELOG.md"].filter((file) => existsSync(path.join(ROOT, file)));
 const SOURCE = /\.(ts|js|cjs|mjs|md|yml|yaml)$/;
 
 function filesBelow(folder: string): string[] {
@@ -34,10 +35,11 @@ const files = [...FOLDERS.flatMap(filesBelow), ...TOP_FILES].filter((file) => fi
 const text = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 
 /** Each match of `pattern` in the files, as `file:line: text`. */
-function occurrences(pattern: RegExp): Array<{ where: string; match: RegExpExecArray }> {
+function occurrences(pattern: RegExp): Array<{ file: string; where: string; match: RegExpExecArray }> {
   return files.flatMap((file) =>
     text(file).split("\n").flatMap((line, index) =>
       [...line.matchAll(new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`))].map((match) => ({
+        file,
         where: `${file}:${index + 1}: ${line.trim()}`,
         match,
       })),
@@ -85,7 +87,7 @@ describe("citations of documents", () => {
     expect(missing).toEqual([]);
   });
 
-  it("cites rules and sections of docs/dynamic-providers.md, docs/provider-plugins.md and sections of emulator/README.md that exist", () => {
+  it("cites rules of docs/dynamic-providers.md and docs/provider-plugins.md, and headings of any document, that exist", () => {
     const citedRules = (file: string, known: Set<string>) => {
       const rules = occurrences(new RegExp(`${file.replace(/[./]/g, "\\$&")}\`? rules? (\\d+)(?: and (\\d+))?`));
       return {
@@ -98,13 +100,18 @@ describe("citations of documents", () => {
     expect(dynamic.count).toBeGreaterThan(5);
     expect(plugin.count).toBeGreaterThan(0);
     const missingRules = [...dynamic.missing, ...plugin.missing];
-    const named = (file: string) => {
-      const sections = headings(file);
-      return occurrences(new RegExp(`${file.replace(/[./]/g, "\\$&")}\`? "([^"]+)"`))
-        // A citation names a heading by its start: "Control plane" for `## Control plane (...)`.
-        .filter(({ match }) => ![...sections].some((heading) => heading.startsWith(match[1]!)))
-        .map(({ where, match }) => `"${match[1]}" in ${where}`);
-    };
-    expect([...missingRules, ...named("docs/dynamic-providers.md"), ...named("docs/provider-plugins.md"), ...named("emulator/README.md")]).toEqual([]);
+    // `docs/configuration.md "Accounts"`, `emulator/README.md` "Dialects", `README "Troubleshooting"`:
+    // a document of the repository (a path from its root, or in a document from the document's
+    // folder, as its links go) and a heading of it.
+    const named = occurrences(/(?<![\w/.-])((?:[\w-]+\/)*[\w.-]+\.md|README)`? "([^"]+)"/);
+    expect(named.length).toBeGreaterThan(50);
+    const missingHeadings = named.flatMap(({ file: citing, where, match }) => {
+      const cited = match[1] === "README" ? "README.md" : match[1]!;
+      const file = [cited, path.join(path.dirname(citing), cited)].find((candidate) => existsSync(path.join(ROOT, candidate)));
+      if (file === undefined) return [`${cited} (no such document) in ${where}`];
+      // A citation names a heading by its start: "Control plane" for `## Control plane (...)`.
+      return [...headings(file)].some((heading) => heading.startsWith(match[2]!)) ? [] : [`"${match[2]}" of ${file} in ${where}`];
+    });
+    expect([...missingRules, ...missingHeadings]).toEqual([]);
   });
 });

@@ -4,15 +4,15 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * Every message README.md and emulator/README.md quote is one the code prints: a user who searches
- * the README for what they see finds it, and a message reworded in the code fails here until the
- * README says it the new way.
+ * Every message README.md, the pages of docs/ and emulator/README.md quote is one the code prints: a
+ * user who searches the documentation for what they see finds it, and a message reworded in the code
+ * fails here until the documentation says it the new way.
  *
  * What counts as a quoted message:
  * - in a table whose first header cell is `you see` (README "Troubleshooting"), every code span of
- *   the first column, in the rows whose `printed by` cell is `pulumi-insights`, `insights-emulator`
- *   or `npm start`; a row printed by another program names it (`Pulumi CLI`, `Node.js`, `npm`), and
- *   a row that describes a symptom rather than quoting a message says `-`;
+ *   the first column, in the rows whose `printed by` cell is `pulumi-insights`, `pulumi-insights
+ *   import`, `insights-emulator` or `npm start`; a row printed by another program names it (`Pulumi
+ *   CLI`, `Node.js`, `npm`, `tsc`), and a row that describes a symptom rather than quoting a message says `-`;
  * - anywhere else outside fenced blocks, a code span shaped like a message: a colon and a space,
  *   then three words in a row (`account: no account named "x": ...`), and no `{`, `=>` or `${`.
  *
@@ -21,21 +21,40 @@ import { describe, expect, it } from "vitest";
  * template literal between its `${...}` (what varies). A quote may begin or end inside such a text.
  * Left out of the check, as what varies: text in double quotes (names, values), URLs, a property
  * path before the first colon (`rules.rules[0].value`), and `...` or `…` where the README elides.
- * The code is provider/, emulator/ and scripts/ (`npm start`).
+ * The code is that of the program the row names (PRINTED_BY: the package's provider/, which the
+ * command `pulumi-insights import` is part of, the emulator's emulator/, `npm start`'s scripts/ and
+ * the engine driver it runs offline), and all of them for a quote outside such a table.
  */
 const ROOT = path.resolve(__dirname, "..");
-const DOCUMENTS = ["README.md", "emulator/README.md"];
-const SOURCES = ["provider", "emulator", "scripts"];
-/** `printed by` values whose messages are ours, checked against the code. */
-const OURS = ["pulumi-insights", "insights-emulator", "npm start"];
+const DOCUMENTS = [
+  "README.md",
+  "emulator/README.md",
+  ...readdirSync(path.join(ROOT, "docs")).filter((file) => file.endsWith(".md")).sort().map((file) => `docs/${file}`),
+];
+/**
+ * `printed by` values whose messages are ours, and the folders of the code that prints them. The
+ * package's messages quote what the service answered (`HTTP 401: Unauthorized`), which the
+ * emulator words as the service does.
+ */
+const PRINTED_BY: Readonly<Record<string, readonly string[]>> = {
+  "pulumi-insights": ["provider", "emulator"],
+  "pulumi-insights import": ["provider", "emulator"],
+  "insights-emulator": ["emulator"],
+  "npm start": ["scripts", "engine"],
+};
+const OURS = Object.keys(PRINTED_BY);
+/** Every folder of our code: a quote outside a table of what users see may come from any of them. */
+const SOURCES = [...new Set(Object.values(PRINTED_BY).flat())];
 /** `printed by` values of other programs, and `-` for a row that is a symptom, not a message. */
-const OTHERS = ["Pulumi CLI", "Node.js", "npm", "-"];
+const OTHERS = ["Pulumi CLI", "Node.js", "npm", "tsc", "-"];
 
 interface Quote {
   /** `README.md:123`. */
   where: string;
   /** The code span as the reader sees it. */
   message: string;
+  /** The folders of the code that prints it. */
+  sources: readonly string[];
 }
 
 /** The code spans of a line of Markdown (single backticks; a `\|` inside a table cell is a `|`). */
@@ -73,14 +92,14 @@ function quotesOf(document: string): { quotes: Quote[]; unknownSources: string[]
     if (table !== undefined && row !== undefined) {
       if (row.every((cell) => /^:?-+:?$/.test(cell))) return;
       const printedBy = row[table.printedBy] ?? "";
-      if (OURS.includes(printedBy)) quotes.push(...codeSpans(row[0]!).map((message) => ({ where, message })));
+      if (OURS.includes(printedBy)) quotes.push(...codeSpans(row[0]!).map((message) => ({ where, message, sources: PRINTED_BY[printedBy]! })));
       else if (!OTHERS.includes(printedBy)) {
         unknownSources.push(`${where}: "printed by" is ${JSON.stringify(printedBy)}; write one of ${[...OURS, ...OTHERS].map((name) => JSON.stringify(name)).join(", ")}`);
       }
       return;
     }
     for (const span of codeSpans(line)) {
-      if (MESSAGE_SHAPE.test(span) && !CODE.test(span)) quotes.push({ where, message: span });
+      if (MESSAGE_SHAPE.test(span) && !CODE.test(span)) quotes.push({ where, message: span, sources: SOURCES });
     }
   });
   return { quotes, unknownSources };
@@ -92,14 +111,14 @@ function sourceFiles(folder: string): string[] {
     .map((file) => path.join(folder, file));
 }
 
-/** The fixed texts of every string and template literal of the sources (a template's parts between its `${...}`). */
-function codeTexts(): string[] {
+/** The fixed texts of every string and template literal of the `folders` (a template's parts between its `${...}`). */
+function codeTexts(folders: readonly string[]): string[] {
   const texts = new Set<string>();
-  for (const file of SOURCES.flatMap(sourceFiles)) {
+  for (const file of folders.flatMap(sourceFiles)) {
     const source = ts.createSourceFile(file, readFileSync(path.join(ROOT, file), "utf8"), ts.ScriptTarget.Latest, false, file.endsWith(".ts") ? ts.ScriptKind.TS : ts.ScriptKind.JS);
     const visit = (node: ts.Node): void => {
       if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
-        if (/[A-Za-z]{2}/.test(node.text)) texts.add(node.text);
+        if (/[A-Za-z]{2}/.test(node.text)) texts.add(withoutQuotedValues(node.text));
       }
       ts.forEachChild(node, visit);
     };
@@ -111,6 +130,11 @@ function codeTexts(): string[] {
 /** Stands for a character the check leaves out; no text of the code holds it. */
 const LEFT_OUT = "\u0000";
 
+/** `text` with what it double-quotes left out (`"user-"` becomes `"` and five {@link LEFT_OUT}), in a quote and in the code alike. */
+function withoutQuotedValues(text: string): string {
+  return text.replace(/"[^"]*"/g, (quoted) => `"${LEFT_OUT.repeat(quoted.length - 2)}"`);
+}
+
 /**
  * The quote with what the check leaves out replaced by {@link LEFT_OUT}: double-quoted values, URLs,
  * a property path before the first colon (`rules.rules[0].value`, `[0].enabeld`: where in the
@@ -118,8 +142,7 @@ const LEFT_OUT = "\u0000";
  */
 function maskedParts(message: string): string[] {
   const hide = (text: string) => LEFT_OUT.repeat(text.length);
-  return message
-    .replace(/"[^"]*"/g, (quoted) => `"${hide(quoted.slice(2))}"`)
+  return withoutQuotedValues(message)
     .replace(/\b[a-z][a-z+.-]*:\/\/[^\s)]*/gi, hide)
     .replace(/^[^\s:]*[.[][^\s:]*(?=: )/, hide)
     .split(/\.\.\.|…/);
@@ -188,13 +211,16 @@ function wordsNotCovered(masked: string, covered: ReadonlyArray<[number, number]
 }
 
 describe("messages the READMEs quote", () => {
-  const texts = indexed(codeTexts());
+  const textsOf = new Map(Object.entries(PRINTED_BY).map(([, folders]) => [folders.join(), indexed(codeTexts(folders))]));
+  textsOf.set(SOURCES.join(), indexed(codeTexts(SOURCES)));
   const found = DOCUMENTS.map(quotesOf);
   const quotes = found.flatMap(({ quotes }) => quotes);
 
   it("reads the quotes and the code it checks them against", () => {
-    expect(texts.all.length).toBeGreaterThan(1000);
+    expect(textsOf.get(SOURCES.join())!.all.length).toBeGreaterThan(1000);
     expect(quotes.filter(({ where }) => where.startsWith("README.md")).length).toBeGreaterThan(10);
+    // The command's own messages are among them, held to the package's code.
+    expect(quotes.filter(({ message }) => message.startsWith("pulumi-insights import: ")).length).toBeGreaterThan(3);
   });
 
   it("says which program prints each row of a table of what users see", () => {
@@ -202,12 +228,12 @@ describe("messages the READMEs quote", () => {
   });
 
   it("quotes only messages the code prints", () => {
-    const missing = quotes.flatMap(({ where, message }) => {
-      const words = wordsNotPrinted(message, texts);
+    const missing = quotes.flatMap(({ where, message, sources }) => {
+      const words = wordsNotPrinted(message, textsOf.get(sources.join())!);
       return words.length === 0
         ? []
         : [
-            `${where}: \`${message}\`: no text of ${SOURCES.join("/, ")}/ writes ${words.map((word) => JSON.stringify(word)).join(", ")} there. ` +
+            `${where}: \`${message}\`: no text of ${sources.join("/, ")}/ writes ${words.map((word) => JSON.stringify(word)).join(", ")} there. ` +
               "Quote the message as the code prints it (`...` for what varies, values in double quotes), or change the code to match; " +
               "a message another program prints belongs in a table of what users see with its `printed by`; a code span that is no message needs no colon followed by words",
           ];

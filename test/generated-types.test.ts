@@ -2,8 +2,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { generatedText, jsonSchemaOf, ROOT } from "../scripts/generate-types";
-import { PUBLIC_TYPE_FILES, type PublicTypeFile } from "../scripts/public-types";
+import { generatedMembers, generatedText, ROOT, withMembers } from "../scripts/generate-types";
+import { jsonSchemaOf } from "../provider/schema/meta";
+import { PUBLIC_MEMBERS, PUBLIC_TYPE_FILES, type PublicTypeFile } from "../scripts/public-types";
+import { RESOURCES } from "../provider/plugin/schema/declaration";
 import * as schema from "../provider/schema";
 import * as pii from "../provider/client/pii";
 
@@ -17,6 +19,14 @@ describe("the generated interfaces", () => {
   it.each(PUBLIC_TYPE_FILES.map((file) => [file.path, file] as const))("%s is what the schemas give", (file, generated) => {
     const checkedIn = readFileSync(path.join(ROOT, file), "utf8");
     expect(checkedIn, `${file} differs from the zod schemas: run \`npm run types\` and commit the result`).toBe(generatedText(generated));
+  });
+
+  it.each(PUBLIC_MEMBERS.map((members) => [members.name, members] as const))("%s declares the outputs its declaration gives, described as it describes itself", (name, members) => {
+    const checkedIn = readFileSync(path.join(ROOT, members.path), "utf8");
+    expect(checkedIn, `${members.path} differs from the declaration: run \`npm run types\` and commit the result`).toBe(withMembers(checkedIn, generatedMembers(members), members.path));
+    // The class's own comment is the declaration's description (what the plugin's package schema says of it).
+    const comment = new RegExp(String.raw`/\*\*\n((?: \*.*\n)+) \*/\nexport class ${name} `).exec(checkedIn);
+    expect(comment?.[1]!.replace(/^ \* ?/gm, "").replace(/\s+/g, " ").trim()).toBe(RESOURCES[name as keyof typeof RESOURCES].description);
   });
 
   it("documents every member: a schema member without a description is refused, naming it", () => {

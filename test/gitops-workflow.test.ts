@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { ConcurrencyGroups, interpolate, jobRuns, type Contexts, type QueuedJob } from "./support/github-actions";
+import { ConcurrencyGroups, interpolate, jobRuns, type Contexts, type QueuedJob, type WorkflowStep } from "./support/github-actions";
 
 /**
  * The GitOps workflow (examples/gitops/pulumi.yml) read as YAML, as GitHub reads it: which jobs each
@@ -12,14 +12,7 @@ import { ConcurrencyGroups, interpolate, jobRuns, type Contexts, type QueuedJob 
  * than a failure, and the workflow works when copied into a plain Pulumi project.
  */
 
-interface Step {
-  name?: string;
-  uses?: string;
-  run?: string;
-  if?: string;
-  with?: Record<string, unknown>;
-  env?: Record<string, string>;
-}
+type Step = WorkflowStep;
 interface Job {
   if?: string;
   concurrency?: { group: string; "cancel-in-progress": boolean };

@@ -4,20 +4,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPOSITORY_ROOT, startProviderPlugin } from "../engine";
+import { packPackage } from "./support/packed-package";
+import { documentedCodeBlocks, fileNameOf } from "./support/code-blocks";
 
 /**
- * The package as a user receives it: `npm pack` of the repository (already built by `npm test`, so
- * scripts are skipped), unpacked into a temporary folder, and read as files.
+ * The package as a user receives it (support/packed-package.ts), unpacked into a temporary folder,
+ * and read as files.
  */
 let work: string;
 let unpacked: string;
 
 beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), "insights-package-"));
-  const [packed] = JSON.parse(
-    execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: REPOSITORY_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
-  ) as { filename: string }[];
-  execFileSync("tar", ["-xzf", path.join(work, packed!.filename), "-C", work]);
+  execFileSync("tar", ["-xzf", packPackage(work), "-C", work]);
   unpacked = path.join(work, "package");
 });
 
@@ -250,20 +249,23 @@ const TODAYS_TEMPLATE = { ...TEMPLATE_OPTIONS, module: "nodenext", moduleResolut
 const OLD_TEMPLATE = { ...TEMPLATE_OPTIONS, module: "commonjs", moduleResolution: "node" };
 
 /**
- * The compilers a user's program meets: the project's own TypeScript 5.9, and TypeScript 6.0 (the
- * devDependency `typescript6`), which npm installs beside @pulumi/pulumi 3.248, whose peer range of
- * typescript ends below 7.
+ * The compilers a user's program meets: the project's own TypeScript 5.9, TypeScript 6.0 (the
+ * devDependency `typescript6`), the last within @pulumi/pulumi's peer range of typescript (below 7),
+ * and TypeScript 7.0 (`typescript7`), npm's latest, outside that range but quick to check with
+ * (docs/typescript-versions.md "TypeScript 7").
  */
 const COMPILERS = {
   "TypeScript 5.9": { tsc: "node_modules/typescript/bin/tsc", version: /^Version 5\.9\./ },
   "TypeScript 6.0": { tsc: "node_modules/typescript6/bin/tsc", version: /^Version 6\.0\./ },
+  "TypeScript 7.0": { tsc: "node_modules/typescript7/bin/tsc", version: /^Version 7\.0\./ },
 };
 type Compiler = keyof typeof COMPILERS;
 
 /**
  * Each template with each compiler. TypeScript 6 deprecates node10 resolution (`moduleResolution`
  * `node`): the old template needs `"ignoreDeprecations": "6.0"` there, or a move to node16, which
- * both compilers take (README.md "TypeScript versions and settings").
+ * every compiler takes; TypeScript 7 removed node10, so only node16 is left for the old template
+ * (docs/typescript-versions.md "TypeScript 6 and the older template").
  */
 const CONSUMERS: Array<[Compiler, string, Record<string, unknown>]> = [
   ["TypeScript 5.9", "today's template (module nodenext)", TODAYS_TEMPLATE],
@@ -271,7 +273,18 @@ const CONSUMERS: Array<[Compiler, string, Record<string, unknown>]> = [
   ["TypeScript 6.0", "today's template (module nodenext)", TODAYS_TEMPLATE],
   ["TypeScript 6.0", "the 2024-2026 template with ignoreDeprecations 6.0", { ...OLD_TEMPLATE, ignoreDeprecations: "6.0" }],
   ["TypeScript 6.0", "the 2024-2026 template moved to module and moduleResolution node16", { ...OLD_TEMPLATE, module: "node16", moduleResolution: "node16" }],
+  ["TypeScript 7.0", "today's template (module nodenext)", TODAYS_TEMPLATE],
+  ["TypeScript 7.0", "the 2024-2026 template moved to module and moduleResolution node16", { ...OLD_TEMPLATE, module: "node16", moduleResolution: "node16" }],
 ];
+
+/**
+ * Every TypeScript block of README.md and docs/ (test/support/code-blocks.ts), each a file of the
+ * consumer program beside index.ts, named after where it is (`snippets/README-md-L100.ts`): checked
+ * by the same compiler runs, so a snippet that fails in a template names its block.
+ */
+const SNIPPETS = documentedCodeBlocks()
+  .filter((block) => block.kind === "typescript")
+  .map((block) => ({ file: `snippets/${fileNameOf(block, "ts")}`, code: block.code }));
 
 describe("a Pulumi project using the packed package type-checks", () => {
   // The projects share one node_modules beside them, as npm would lay it out: the unpacked package,
@@ -294,8 +307,10 @@ describe("a Pulumi project using the packed package type-checks", () => {
     const project = path.join(projects, `${compiler}-${name}`.replace(/\W+/g, "-"));
     mkdirSync(project);
     writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", main: "index.js", dependencies: { "pulumi-insights": "0.1.0" } }));
-    writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["index.ts"] }));
+    writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["index.ts", ...SNIPPETS.map(({ file }) => file)] }));
     copyFileSync(path.join(REPOSITORY_ROOT, "test/fixtures/consumer/index.ts"), path.join(project, "index.ts"));
+    mkdirSync(path.join(project, "snippets"));
+    for (const { file, code } of SNIPPETS) writeFileSync(path.join(project, file), code);
     try {
       return execFileSync(process.execPath, [path.join(REPOSITORY_ROOT, COMPILERS[compiler].tsc), "-p", project, "--pretty", "false", ...args], { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     } catch (error) {
@@ -303,7 +318,7 @@ describe("a Pulumi project using the packed package type-checks", () => {
     }
   };
 
-  it("has TypeScript 5.9 build the project and TypeScript 6.0 beside it", () => {
+  it("has TypeScript 5.9 build the project and TypeScript 6.0 and 7.0 beside it", () => {
     for (const { tsc, version } of Object.values(COMPILERS)) {
       expect(execFileSync(process.execPath, [path.join(REPOSITORY_ROOT, tsc), "--version"], { encoding: "utf8" })).toMatch(version);
     }
@@ -311,9 +326,12 @@ describe("a Pulumi project using the packed package type-checks", () => {
     expect(execFileSync(path.join(REPOSITORY_ROOT, "node_modules/.bin/tsc"), ["--version"], { encoding: "utf8" })).toMatch(COMPILERS["TypeScript 5.9"].version);
   });
 
-  it.each(CONSUMERS)("with %s and %s: tsc --noEmit on a program that uses every entry point", (compiler, name, compilerOptions) => {
+  it.each(CONSUMERS)("with %s and %s: tsc --noEmit on a program that uses every entry point, and every TypeScript block of the docs", (compiler, name, compilerOptions) => {
     const listed = compile(compiler, name, compilerOptions, ["--noEmit", "--listFiles"]).split("\n");
     expect(listed.filter((line) => /error TS\d+/.test(line))).toEqual([]);
+    // Every block was a file of the program.
+    expect(SNIPPETS.length).toBeGreaterThan(10);
+    expect(SNIPPETS.filter(({ file }) => !listed.some((listedFile) => listedFile.endsWith(file)))).toEqual([]);
     // The program really reached the package's declarations (not an `any` from a failed resolution),
     // and none of zod's.
     for (const entry of ["dist/provider/index.d.ts", "dist/provider/client/index.d.ts", "dist/emulator/index.d.ts", "dist/provider/schema/public.d.ts"]) {
@@ -322,11 +340,13 @@ describe("a Pulumi project using the packed package type-checks", () => {
     expect(listed.filter((file) => file.includes("/zod/"))).toEqual([]);
   }, 120_000);
 
-  it("has TypeScript 6.0 refuse the 2024-2026 template as it is, naming the setting, which TypeScript 5.9 refuses in turn", () => {
+  it("has TypeScript 6.0 refuse the 2024-2026 template as it is, naming the setting, which TypeScript 5.9 refuses in turn, and TypeScript 7.0 refuse node10 outright", () => {
     // --listFilesOnly reports the options' errors without checking the program.
     const refused = compile("TypeScript 6.0", "the 2024-2026 template as it is", OLD_TEMPLATE, ["--listFilesOnly"]);
     expect(refused).toMatch(/error TS5107: Option 'moduleResolution=node10' is deprecated .*"ignoreDeprecations": "6\.0"/);
     const older = compile("TypeScript 5.9", "the 2024-2026 template with ignoreDeprecations 6.0", { ...OLD_TEMPLATE, ignoreDeprecations: "6.0" }, ["--listFilesOnly"]);
     expect(older).toContain("error TS5103: Invalid value for '--ignoreDeprecations'.");
+    const removed = compile("TypeScript 7.0", "the 2024-2026 template with ignoreDeprecations 6.0", { ...OLD_TEMPLATE, ignoreDeprecations: "6.0" }, ["--listFilesOnly"]);
+    expect(removed).toContain("error TS5108: Option 'moduleResolution=node10' has been removed.");
   }, 120_000);
 });

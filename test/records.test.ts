@@ -12,8 +12,15 @@ import * as ranges from "../provider/client/core/time-range";
 import * as validation from "../provider/client/core/validation";
 import { metricParamSchemas } from "../provider/client/metrics";
 import { sessionParamSchemas, ViewerIdentity } from "../provider/client/sessions";
-import * as declared from "../provider/saved-filters/model/declared";
 import * as progress from "../provider/pii/progress";
+import type * as resourceRecords from "../provider/schema/resource-records";
+import type * as args from "../provider/resources/args";
+import * as accountProperties from "../provider/accounts/account-properties";
+import { SAVED_FILTER, SAVED_FILTER_SET, SavedFilterSetMember } from "../provider/saved-filters/filter-properties";
+import { FilterState } from "../provider/saved-filters/model/state";
+import { PII_OPT_OUT_REQUEST } from "../provider/pii/opt-out-properties";
+import * as receipt from "../provider/pii/receipt";
+import * as verification from "../provider/pii/verification";
 import * as accounts from "../emulator/accounts";
 import * as faults from "../emulator/faults";
 import * as filterStore from "../emulator/filters/store";
@@ -118,10 +125,27 @@ describe("public interfaces equal the schemas' types", () => {
     expectTypeOf<shared.TagFilters>().toEqualTypeOf<z.input<typeof validation.TagFilters>>();
   });
 
-  it("what resources keep in their state", () => {
-    expectTypeOf<declared.DeclaredFilter>().toEqualTypeOf<z.infer<typeof declared.DeclaredFilter>>();
-    expectTypeOf<progress.TrackedRequest>().toEqualTypeOf<z.infer<typeof progress.TrackedRequest>>();
+  it("what resources keep in their state (provider/schema/resource-records.ts)", () => {
+    expectTypeOf<resourceRecords.RecordedAccount>().toEqualTypeOf<z.infer<typeof accountProperties.RecordedAccount>>();
+    expectTypeOf<Flat<resourceRecords.AccountOutputs>>().toEqualTypeOf<z.infer<typeof accountProperties.AccountOutputs>>();
+    expectTypeOf<resourceRecords.FilterState>().toEqualTypeOf<z.infer<typeof FilterState>>();
+    expectTypeOf<Flat<resourceRecords.SavedFilterOutputs>>().toEqualTypeOf<z.infer<typeof SAVED_FILTER.outputs>>();
+    expectTypeOf<Flat<resourceRecords.SavedFilterSetOutputs>>().toEqualTypeOf<z.infer<typeof SAVED_FILTER_SET.outputs>>();
+    expectTypeOf<Flat<resourceRecords.PiiOptOutRequestOutputs>>().toEqualTypeOf<z.infer<typeof PII_OPT_OUT_REQUEST.outputs>>();
+    expectTypeOf<resourceRecords.TrackedRequest>().toEqualTypeOf<z.infer<typeof progress.TrackedRequest>>();
+    expectTypeOf<resourceRecords.OverallStatus>().toEqualTypeOf<z.infer<typeof progress.OverallStatus>>();
+    expectTypeOf<resourceRecords.DeletionVerification>().toEqualTypeOf<z.infer<typeof verification.DeletionVerification>>();
+    expectTypeOf<resourceRecords.PiiOptOutReceipt>().toEqualTypeOf<z.infer<typeof receipt.PiiOptOutReceipt>>();
     expectTypeOf<progress.SubmissionProgress>().toEqualTypeOf<z.infer<typeof progress.SubmissionProgress>>();
+  });
+
+  it("what a program gives the resources (provider/resources/args.ts): their declared inputs, each an Input", () => {
+    type Plain<Args> = { [Key in keyof Args]: Args[Key] extends infer Value ? (Value extends import("@pulumi/pulumi").Input<infer Inner> ? Inner : never) : never };
+    expectTypeOf<keyof args.SavedFilterArgs>().toEqualTypeOf<keyof z.input<typeof SAVED_FILTER.inputs>>();
+    expectTypeOf<Plain<args.SavedFilterArgs>["rules"]>().toEqualTypeOf<z.input<typeof SAVED_FILTER.inputs>["rules"]>();
+    expectTypeOf<keyof args.SavedFilterSetMemberArgs>().toEqualTypeOf<keyof z.input<typeof SavedFilterSetMember>>();
+    expectTypeOf<keyof args.SavedFilterSetArgs>().toEqualTypeOf<keyof z.input<typeof SAVED_FILTER_SET.inputs>>();
+    expectTypeOf<keyof args.PiiOptOutRequestArgs>().toEqualTypeOf<keyof z.input<typeof PII_OPT_OUT_REQUEST.inputs>>();
   });
 
   it("the emulator's accounts, fault rules and state export", () => {

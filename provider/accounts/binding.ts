@@ -1,13 +1,15 @@
 import type { InsightsClient } from "../client";
+import { InsightsError } from "../client";
 import { isUnknown } from "../rules";
 import { checkConnection, type AccountNeed } from "../connection-check/probe";
 import { connectionFailureWords, describeAccount } from "../connection-check/words";
 import { accountSettings, report, sharedClient } from "./runtime";
-import type { PropertyFailure } from "./calls";
+import { changeKind, type PropertyChanges, type PropertyFailure } from "./calls";
 import { ACCOUNTS_CONFIG_KEY, type ConnectionSettings } from "./settings";
+import type { AccountOutputs, RecordedAccount } from "../schema/resource-records";
 
 /**
- * Which account a resource belongs to (README "Accounts"). Every resource records in its state the
+ * Which account a resource belongs to (docs/configuration.md "Accounts"). Every resource records in its state the
  * account its ids live in (base URL and client id, never the secret); each call that reaches the
  * account checks that the settings still point there, so that moved settings fail with a message
  * instead of reading, forgetting and recreating the ids in another account. A resource chooses its
@@ -15,21 +17,7 @@ import { ACCOUNTS_CONFIG_KEY, type ConnectionSettings } from "./settings";
  * settings.
  */
 
-/** The account a resource belongs to, as its state records it: never the secret. */
-export interface RecordedAccount {
-  /** The API's base URL. */
-  baseUrl: string;
-  /** The API client id. */
-  clientId: string;
-}
-
-/** The outputs that say where a resource lives: the declared account name (if any) and its record. */
-export interface AccountOutputs {
-  /** The name in `insights:accounts`, as declared; absent for the stack's default settings. */
-  account?: string;
-  /** The account the resource's ids belong to. */
-  recordedAccount: RecordedAccount;
-}
+export type { AccountOutputs, RecordedAccount } from "../schema/resource-records";
 
 /** The base URL as compared: the URL's normal form without trailing slashes. */
 function normalBaseUrl(baseUrl: string): string {
@@ -41,7 +29,7 @@ function normalBaseUrl(baseUrl: string): string {
 }
 
 /** The record of an account's settings (the secret left out). */
-export function recordOf(settings: ConnectionSettings): RecordedAccount {
+function recordOf(settings: ConnectionSettings): RecordedAccount {
   return { baseUrl: normalBaseUrl(settings.baseUrl), clientId: settings.clientId };
 }
 
@@ -63,7 +51,7 @@ export function declaredAccount(properties: Record<string, unknown> | undefined)
 }
 
 /** The record a resource's state holds, or undefined for a state written before accounts were recorded. */
-export function recordedAccountOf(properties: Record<string, unknown> | undefined): RecordedAccount | undefined {
+function recordedAccountOf(properties: Record<string, unknown> | undefined): RecordedAccount | undefined {
   const recorded = properties?.recordedAccount as Partial<RecordedAccount> | undefined;
   return typeof recorded?.baseUrl === "string" && typeof recorded.clientId === "string" ? { baseUrl: recorded.baseUrl, clientId: recorded.clientId } : undefined;
 }
@@ -159,7 +147,7 @@ export async function checkWithAccount<T>(
  * The settings of `account` point at another account than the one the resource's state records:
  * nothing is read or changed, and the message names both accounts and how to go on.
  */
-export class AccountMovedError extends Error {
+export class AccountMovedError extends InsightsError {
   constructor(
     /** The resource, as messages name it (`SavedFilter "x"`). */
     resource: string,
@@ -176,7 +164,6 @@ export class AccountMovedError extends Error {
         "To manage it in the new account instead, remove it from the state (`pulumi state delete <urn>`) and take the new account's " +
         "filters over (`pulumi-insights import` writes a program that adopts them; `--account <name>` names a named account in it).",
     );
-    this.name = "AccountMovedError";
   }
 }
 
@@ -228,4 +215,25 @@ export function accountChange(resource: string, olds: Record<string, unknown>, n
       "it is replaced, made in the new account and then deleted from the old one",
   );
   return { changed: true, replace: true };
+}
+
+/** What the caller of {@link accountChanges} knows that the values do not say. */
+export interface AccountContext {
+  /**
+   * Whether the resource's account changes so that it is replaced, as {@link accountChange} planned
+   * it: false when another name is the same account (a renamed entry of `insights:accounts`: an
+   * update). Left out, any change of `account` replaces the resource.
+   */
+  accountReplaced?: boolean;
+}
+
+/**
+ * The change at `account` between the recorded outputs `olds` and the inputs `news`: added,
+ * deleted or updated as the name changes, replacing the resource unless `context` says the name
+ * is the same account; a replacement planned without a change of name is an update that replaces.
+ */
+export function accountChanges(olds: Record<string, unknown>, news: Record<string, unknown>, { accountReplaced }: AccountContext = {}): PropertyChanges {
+  const kind = changeKind(olds.account, news.account);
+  if (kind !== undefined) return { account: { kind, replace: accountReplaced !== false } };
+  return accountReplaced === true ? { account: { kind: "update", replace: true } } : {};
 }

@@ -1,3 +1,6 @@
+import type { z } from "zod";
+import { InsightsError } from "../client/core/errors";
+
 /**
  * What a resource's core answers, as every host adapts it: the failures of `check()` by property,
  * the plan of `diff()`, and a failure after the object was (partly) made. The dynamic-provider host
@@ -25,20 +28,50 @@ export function byProperty(failures: ReadonlyArray<{ path: string; reason: strin
   return failures.map(({ path, reason }) => ({ property: path.split(/[.[]/)[0]!, reason: `${path}: ${reason}` }));
 }
 
-/** What `diff()` plans: whether anything changes, and the properties whose change replaces the object. */
+/** The kind of a change at a property path: added, deleted or updated there. */
+export type PropertyChangeKind = "add" | "delete" | "update";
+
+/** One changed property of a plan: its kind, and whether its change replaces the object. */
+export interface PropertyChange {
+  kind: PropertyChangeKind;
+  replace: boolean;
+}
+
+/**
+ * The changed properties of a plan by path, as a program's inputs spell them and the engine shows
+ * them (`rules.rules[1].value`, `filters["san-jose"].name`, `account`).
+ */
+export type PropertyChanges = Record<string, PropertyChange>;
+
+/** The kind of a change from `before` to `after`: none for JSON-equal values, added or deleted for a side left out. */
+export function changeKind(before: unknown, after: unknown): PropertyChangeKind | undefined {
+  if (before === undefined && after === undefined) return undefined;
+  if (before === undefined || after === undefined) return before === undefined ? "add" : "delete";
+  return JSON.stringify(before) === JSON.stringify(after) ? undefined : "update";
+}
+
+/**
+ * What `diff()` plans: whether anything changes, the properties whose change replaces the object,
+ * and where each change is. A host that can show where (the provider plugin's detailed diff,
+ * docs/provider-plugins.md rule 8) forwards `paths`; the dynamic-provider host, which cannot, leaves
+ * them.
+ */
 export interface PlannedDiff {
   /** True when the object changes (in place or by replacement). */
   changes: boolean;
   /** The properties whose change makes the engine replace the object (`account`). */
   replaces: string[];
+  /** Each changed property's path and kind; empty when a change cannot be placed (it is still a change). */
+  paths: PropertyChanges;
 }
 
 /**
  * A failure after the object was (partly) made: the engine keeps it with this id and these outputs,
  * and its next update calls `update` to finish (docs/dynamic-providers.md "The life of a dynamic
- * resource"; docs/provider-plugins.md rule 9). Each host records it in its own form.
+ * resource"; docs/provider-plugins.md rule 9). Each host records it in its own form. Not the
+ * client's `PartialFailureError`, which is about the chunks of one API call.
  */
-export class PartialFailureError extends Error {
+export class ResourcePartialFailureError extends InsightsError {
   constructor(
     message: string,
     /** The object's id. */
@@ -49,13 +82,12 @@ export class PartialFailureError extends Error {
     readonly reasons: string[],
   ) {
     super(message);
-    this.name = "PartialFailureError";
   }
 }
 
 /**
  * A resource's core as every host calls it, with plain property bags (secret markers kept where the
- * engine sent them): the dynamic-provider host adapts it in provider/host/runtime.ts
+ * engine sent them): the dynamic-provider host adapts it in provider/host/dynamic-provider.ts
  * `dynamicProvider`, the provider plugin in provider/plugin/resources.ts.
  */
 export interface ResourceCore<Outputs extends object> {
@@ -63,12 +95,30 @@ export interface ResourceCore<Outputs extends object> {
   check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: PropertyFailure[] }>;
   /** What changes from the outputs `olds` to the inputs `news`. */
   diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<PlannedDiff>;
-  /** Makes the object; a {@link PartialFailureError} when it was partly made. */
+  /** Makes the object; a {@link ResourcePartialFailureError} when it was partly made. */
   create(inputs: Record<string, unknown>): Promise<{ id: string; outputs: Outputs }>;
   /** The object as the account holds it now, or undefined when it is gone. */
   read(id: string, olds: Record<string, unknown>): Promise<{ id: string; outputs: Outputs } | undefined>;
-  /** Brings the object to `news` and answers its full outputs; a {@link PartialFailureError} when partly done. */
+  /** Brings the object to `news` and answers its full outputs; a {@link ResourcePartialFailureError} when partly done. */
   update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Outputs>;
   /** Deletes the object (one already gone counts as deleted). */
   delete(id: string, olds: Record<string, unknown>): Promise<void>;
+}
+
+/**
+ * @internal
+ * What a resource is, declared once beside its core: its description, its inputs (with their
+ * descriptions, defaults, secrets and checks) and its outputs. The TypeScript types of the resource
+ * (scripts/generate-types.ts), the provider plugin's package schema (provider/plugin/schema/) and
+ * the outputs a dynamic resource registers (host/shim.ts) are written from it.
+ */
+export interface ResourceDeclaration {
+  /** What the resource is and does. */
+  description: string;
+  /** What a program gives. */
+  inputs: z.ZodObject;
+  /** What the state records: the object's properties. */
+  outputs: z.ZodObject;
+  /** Inputs whose change makes the provider replace the resource (the schema's `willReplaceOnChanges`). */
+  replacedBy: readonly string[];
 }

@@ -8,9 +8,9 @@ import {
   ACCOUNTS_CONFIG_KEY,
   clientKey,
   clientOptionsOf,
-  DEFAULT_UNKNOWN_OUTCOME_WAIT_MS,
   namedAccount,
   settingsFrom,
+  SETTINGS,
   tuningFrom,
   type ConnectionSettings,
   type NamedAccounts,
@@ -181,7 +181,7 @@ const HOST_LOGGER: InsightsLogger = {
  * client/core/outcome.ts).
  */
 export function outcomeWait(): OutcomeWait {
-  return { waitMs: valueOf(current().tuning).unknownOutcomeWaitMs ?? DEFAULT_UNKNOWN_OUTCOME_WAIT_MS, clock: REAL_CLOCK };
+  return { waitMs: valueOf(current().tuning).unknownOutcomeWaitMs ?? SETTINGS.unknownOutcomeWaitMs.default, clock: REAL_CLOCK };
 }
 
 /** Where {@link report} sends its lines: the dynamic-provider host's stdout unless a host says otherwise. */

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { MAX_RESPONSE_BYTES_LIMIT, SettingsError, SETTINGS_ENV, type InsightsClientOptions } from "../client";
+import { z } from "zod";
+import { DEFAULT_CLIENT_OPTIONS, MAX_RESPONSE_BYTES_LIMIT, SettingsError, SETTINGS_ENV, type InsightsClientOptions } from "../client";
 import { describeChoices } from "../schema/suggest";
 import { withoutSecretMarkers } from "./wire-secret";
 
@@ -28,69 +29,202 @@ export interface InsightsConnection {
 /** The settings of a client once resolved: every one found somewhere. */
 export type ConnectionSettings = Required<InsightsConnection>;
 
+/** The stack-config namespace: `insights:<setting>`, for the data sources and every host alike. */
+const CONFIG_NAMESPACE = "insights";
+
+/** The form of a setting's value, as the stack config holds it. */
+export type SettingType = "string" | "integer" | "boolean" | "accounts";
+
 /**
- * Timeouts, retry budget, pacing and the answer size limit of the client that the dynamic-provider
- * host and the data sources make, so that a user on a slow network can raise them and a test can
- * lower them. Each is read from the
- * stack config (`insights:timeoutMs`), else the environment (`INSIGHTS_TIMEOUT_MS`); absent ones
- * keep the client's defaults (client/core/settings.ts).
+ * One setting of the provider: what it is, the form of its value, the environment variable it
+ * falls back to, its default and whether it is a credential. Every host reads it from the stack
+ * config `insights:<name>`, else from its environment variable (docs/dynamic-providers.md rule 3,
+ * docs/provider-plugins.md rule 5).
  */
-export interface TransportTuning {
-  /** Timeout of one attempt, in milliseconds (default 30 000). */
-  timeoutMs?: number;
-  /** Retries after the first attempt of an idempotent request, or after a 429 (default 3). */
-  maxRetries?: number;
-  /** Time budget of one call from its first attempt, retry waits included, in milliseconds (default 150 000). */
-  retryBudgetMs?: number;
-  /** The largest answer read, in bytes (default 6 000 000, a little over the service's 5 700 000; docs/api.md 11.7). */
-  maxResponseBytes?: number;
-  /** Requests of this process to the service's address per 5 minutes (client pacing; default 3000). */
-  requestsPerFiveMinutes?: number;
-  /** Historical-metric requests per account a minute (client pacing; default 400). */
-  historicalMetricsPerMinute?: number;
-  /** Real-time-metric requests per account a minute (client pacing; default 500). */
-  realTimeMetricsPerMinute?: number;
-  /**
-   * How long an operation whose outcome is unknown (a timeout, a reset after sending, a 5xx, an
-   * unreadable answer or most redirects to a POST: client/core/retry.ts `isOutcomeUnknown`) waits for the account to show the earlier attempt before it fails, in milliseconds
-   * (default 60 000). Only the dynamic-provider host writes.
-   */
-  unknownOutcomeWaitMs?: number;
+export interface SettingDeclaration {
+  /** What it is: the package schema's description of the config variable. */
+  readonly description: string;
+  /** The form of its value. */
+  readonly type: SettingType;
+  /** The environment variable read when the stack config leaves it out. */
+  readonly env?: string;
+  /** The value when neither sets it. */
+  readonly default?: number | boolean;
+  /** The integers an `integer` setting accepts, both included. */
+  readonly range?: readonly [minimum: number, maximum: number];
+  /** A credential: held only as a secret, never quoted. */
+  readonly secret?: true;
 }
 
-/** Default of {@link TransportTuning.unknownOutcomeWaitMs}: a late write usually lands within a minute. */
-export const DEFAULT_UNKNOWN_OUTCOME_WAIT_MS = 60_000;
+/**
+ * Every setting of the provider, declared once: the plugin's package schema (config variables and
+ * the provider's inputs) and CheckConfig's keys, the settings resolution of both hosts and of the
+ * data sources (this module, accounts/runtime.ts, match-estimate/preview.ts) and the README's
+ * settings tables (test/settings.test.ts) are written from it or checked against it.
+ */
+export const SETTINGS = {
+  baseUrl: {
+    description: "Base URL of the API; HTTPS is required except on loopback hosts (localhost, 127.0.0.0/8, ::1), because credentials travel with every request.",
+    type: "string",
+    env: SETTINGS_ENV.baseUrl,
+  },
+  clientId: { description: "API client id (HTTP Basic user).", type: "string", env: SETTINGS_ENV.clientId },
+  clientSecret: {
+    description: "API client secret; set it with `pulumi config set --secret`, so the stack file holds it encrypted.",
+    type: "string",
+    env: SETTINGS_ENV.clientSecret,
+    secret: true,
+  },
+  accounts: {
+    description: "Named accounts, name -> `{baseUrl, clientId, clientSecret}`, for resources and functions that give `account`; set each secret with `--secret --path`.",
+    type: "accounts",
+    secret: true,
+  },
+  timeoutMs: {
+    description: "Timeout of one request attempt, until the whole answer is read, in milliseconds.",
+    type: "integer",
+    env: "INSIGHTS_TIMEOUT_MS",
+    default: DEFAULT_CLIENT_OPTIONS.timeoutMs,
+    range: [1, 3_600_000],
+  },
+  maxRetries: {
+    description: "Retries after the first attempt of an idempotent request, or after a 429.",
+    type: "integer",
+    env: "INSIGHTS_MAX_RETRIES",
+    default: DEFAULT_CLIENT_OPTIONS.retry.maxRetries,
+    range: [0, 100],
+  },
+  retryBudgetMs: {
+    description: "Time budget of one call from its first attempt, retry waits included, in milliseconds.",
+    type: "integer",
+    env: "INSIGHTS_RETRY_BUDGET_MS",
+    default: DEFAULT_CLIENT_OPTIONS.retry.budgetMs,
+    range: [0, 86_400_000],
+  },
+  maxResponseBytes: {
+    description: "The largest answer read, in bytes: a little over the 5,700,000 bytes the service answers at most (docs/api.md 11.7).",
+    type: "integer",
+    env: "INSIGHTS_MAX_RESPONSE_BYTES",
+    default: DEFAULT_CLIENT_OPTIONS.maxResponseBytes,
+    range: [1, MAX_RESPONSE_BYTES_LIMIT],
+  },
+  requestsPerFiveMinutes: {
+    description: "Requests of this process to the service's address per 5 minutes (client pacing).",
+    type: "integer",
+    env: "INSIGHTS_REQUESTS_PER_FIVE_MINUTES",
+    default: DEFAULT_CLIENT_OPTIONS.rateBudget.requestsPerFiveMinutes,
+    range: [1, 1_000_000],
+  },
+  historicalMetricsPerMinute: {
+    description: "Historical-metric requests per account a minute (client pacing).",
+    type: "integer",
+    env: "INSIGHTS_HISTORICAL_METRICS_PER_MINUTE",
+    default: DEFAULT_CLIENT_OPTIONS.rateBudget.historicalMetricsPerMinute,
+    range: [1, 1_000_000],
+  },
+  realTimeMetricsPerMinute: {
+    description: "Real-time-metric requests per account a minute (client pacing).",
+    type: "integer",
+    env: "INSIGHTS_REAL_TIME_METRICS_PER_MINUTE",
+    default: DEFAULT_CLIENT_OPTIONS.rateBudget.realTimeMetricsPerMinute,
+    range: [1, 1_000_000],
+  },
+  unknownOutcomeWaitMs: {
+    description:
+      "How long an operation whose outcome is unknown (a timeout, a reset after sending, a 5xx, an unreadable answer: client/core/retry.ts `isOutcomeUnknown`) waits for the account to show the earlier attempt before it fails, in milliseconds; a late write usually lands within a minute.",
+    type: "integer",
+    env: "INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS",
+    default: 60_000,
+    range: [0, 86_400_000],
+  },
+  matchEstimate: {
+    description: "Show the share of sampled sessions a new or changed filter matches in previews; false (or off, no, 0) turns it off.",
+    type: "boolean",
+    env: "INSIGHTS_MATCH_ESTIMATE",
+    default: true,
+  },
+} as const satisfies Record<string, SettingDeclaration>;
 
-/** Each tuning setting: its environment variable and the integers it accepts. */
-export const TUNING_SETTINGS = {
-  timeoutMs: { env: "INSIGHTS_TIMEOUT_MS", minimum: 1, maximum: 3_600_000 },
-  maxRetries: { env: "INSIGHTS_MAX_RETRIES", minimum: 0, maximum: 100 },
-  retryBudgetMs: { env: "INSIGHTS_RETRY_BUDGET_MS", minimum: 0, maximum: 86_400_000 },
-  maxResponseBytes: { env: "INSIGHTS_MAX_RESPONSE_BYTES", minimum: 1, maximum: MAX_RESPONSE_BYTES_LIMIT },
-  requestsPerFiveMinutes: { env: "INSIGHTS_REQUESTS_PER_FIVE_MINUTES", minimum: 1, maximum: 1_000_000 },
-  historicalMetricsPerMinute: { env: "INSIGHTS_HISTORICAL_METRICS_PER_MINUTE", minimum: 1, maximum: 1_000_000 },
-  realTimeMetricsPerMinute: { env: "INSIGHTS_REAL_TIME_METRICS_PER_MINUTE", minimum: 1, maximum: 1_000_000 },
-  unknownOutcomeWaitMs: { env: "INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS", minimum: 0, maximum: 86_400_000 },
-} as const satisfies Record<keyof TransportTuning, { env: string; minimum: number; maximum: number }>;
+/** The name of a setting of {@link SETTINGS}. */
+export type SettingName = keyof typeof SETTINGS;
+
+/** The settings' names, in the order of {@link SETTINGS}. */
+const DECLARED_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/** The names of the integer settings: the client's tuning. */
+type TuningName = { [Name in SettingName]: (typeof SETTINGS)[Name]["type"] extends "integer" ? Name : never }[SettingName];
+
+/** The tuning settings, in the order of {@link SETTINGS}. */
+const TUNING_NAMES = DECLARED_NAMES.filter((name): name is TuningName => SETTINGS[name].type === "integer");
+
+/** The stack-config key of a setting: `insights:timeoutMs`. */
+export function configKeyOf(name: SettingName): string {
+  return `${CONFIG_NAMESPACE}:${name}`;
+}
+
+/**
+ * Timeouts, retry budget, pacing and the answer size limit of the client that the hosts and the
+ * data sources make, and the wait for an unknown outcome: the integer settings of {@link SETTINGS},
+ * each read from the stack config, else the environment; absent ones keep the client's defaults
+ * (client/core/settings.ts).
+ */
+export type TransportTuning = Partial<Record<TuningName, number>>;
+
+/**
+ * @internal
+ * A named account of `accounts`, for the package schema: where it is and its credentials, each
+ * described as the setting of the same name.
+ */
+export const AccountSettings = z.object({
+  baseUrl: z.string().describe(SETTINGS.baseUrl.description),
+  clientId: z.string().describe(SETTINGS.clientId.description),
+  clientSecret: z.string().meta({ description: SETTINGS.clientSecret.description, secret: true }),
+});
+
+/** The zod schema of one setting's value, with its description, default and secret. */
+function schemaOf(setting: SettingDeclaration): z.ZodType {
+  const meta = { description: setting.description, ...(setting.secret === undefined ? {} : { secret: true as const }) };
+  switch (setting.type) {
+    case "string":
+      return z.string().meta(meta);
+    case "integer":
+      return z.number().int().default(setting.default as number).meta(meta);
+    case "boolean":
+      return z.boolean().default(setting.default as boolean).meta(meta);
+    case "accounts":
+      return z.record(z.string(), AccountSettings).meta(meta);
+  }
+}
+
+/**
+ * @internal
+ * {@link SETTINGS} as one zod object, every setting optional: the package schema's config variables
+ * and the provider resource's inputs are written from it (provider/plugin/schema/generate.ts).
+ */
+export const ProviderSettings = z.object(Object.fromEntries(DECLARED_NAMES.map((name) => [name, schemaOf(SETTINGS[name])])) as Record<SettingName, z.ZodType>).partial();
 
 /**
  * Reads {@link TransportTuning} from the stack config (`get` takes the full key), else the
  * environment; throws a `SettingsError` naming the key for a value that is not an integer in range.
+ * The value is quoted in the message unless `secret` says it was given as a secret.
  */
 export function tuningFrom(
   get: (configKey: string) => string | undefined,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  secret: (name: SettingName) => boolean = () => false,
 ): TransportTuning {
   const tuning: TransportTuning = {};
-  for (const [name, { env: variable, minimum, maximum }] of Object.entries(TUNING_SETTINGS) as Array<[keyof TransportTuning, (typeof TUNING_SETTINGS)[keyof TransportTuning]]>) {
-    const configKey = `${CONFIG_NAMESPACE}:${name}`;
+  for (const name of TUNING_NAMES) {
+    const { env: variable, range: [minimum, maximum] } = SETTINGS[name];
+    const configKey = configKeyOf(name);
     const fromConfig = nonBlank(get(configKey));
     const text = fromConfig ?? nonBlank(env[variable]);
     if (text === undefined) continue;
     const value = Number(text);
     if (!Number.isInteger(value) || value < minimum || value > maximum) {
       const source = fromConfig === undefined ? `the environment variable ${variable}` : `the stack config ${configKey}`;
-      throw new SettingsError(name, `${source} must be an integer from ${minimum} to ${maximum}, got ${JSON.stringify(text)}`);
+      const given = fromConfig !== undefined && secret(name) ? "a secret value (not shown)" : JSON.stringify(text);
+      throw new SettingsError(name, `${source} must be an integer from ${minimum} to ${maximum}, got ${given}`);
     }
     tuning[name] = value;
   }
@@ -118,11 +252,14 @@ export function clientOptionsOf(settings: ConnectionSettings, tuning: TransportT
   };
 }
 
-type SettingName = keyof typeof SETTINGS_ENV;
-const SETTING_NAMES = Object.keys(SETTINGS_ENV) as SettingName[];
+/** The settings of one account: where it is and its credentials. */
+type ConnectionName = keyof typeof SETTINGS_ENV;
+const CONNECTION_NAMES = Object.keys(SETTINGS_ENV) as ConnectionName[];
 
-/** The stack-config namespace: `insights:<setting>`, for the data sources and the dynamic providers alike. */
-const CONFIG_NAMESPACE = "insights";
+/** True for a setting declared a credential (its `pulumi config set` takes `--secret`). */
+function isSecretSetting(name: SettingName): boolean {
+  return (SETTINGS[name] as SettingDeclaration).secret === true;
+}
 
 /**
  * Resolves the connection settings, each from `explicit` (a data source's `connection`), else the
@@ -137,16 +274,17 @@ export function settingsFrom(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ConnectionSettings {
   const settings = {} as ConnectionSettings;
-  for (const name of SETTING_NAMES) {
-    const configKey = `${CONFIG_NAMESPACE}:${name}`;
+  for (const name of CONNECTION_NAMES) {
+    const configKey = configKeyOf(name);
+    const variable = SETTINGS[name].env;
     // The secret is read as a plain string only here, to build the client; it never enters an Output.
-    const value = nonBlank(explicit?.[name]) ?? nonBlank(get(configKey)) ?? nonBlank(env[SETTINGS_ENV[name]]);
+    const value = nonBlank(explicit?.[name]) ?? nonBlank(get(configKey)) ?? nonBlank(env[variable]);
     if (value === undefined) {
       throw new SettingsError(
         name,
         `missing ${name}: ${explicit === undefined ? "" : `pass \`connection.${name}\`, `}set the stack config ${configKey} ` +
-          `(\`pulumi config set ${name === "clientSecret" ? "--secret " : ""}${configKey} <value>\`) ` +
-          `or set the environment variable ${SETTINGS_ENV[name]}`,
+          `(\`pulumi config set ${isSecretSetting(name) ? "--secret " : ""}${configKey} <value>\`) ` +
+          `or set the environment variable ${variable}`,
       );
     }
     settings[name] = value;
@@ -155,7 +293,7 @@ export function settingsFrom(
 }
 
 /** The stack config key of the named accounts: a map of account name to `{ baseUrl, clientId, clientSecret }`. */
-export const ACCOUNTS_CONFIG_KEY = `${CONFIG_NAMESPACE}:accounts`;
+export const ACCOUNTS_CONFIG_KEY = configKeyOf("accounts");
 
 /** The named accounts of `insights:accounts`, each with every setting. */
 export type NamedAccounts = Record<string, ConnectionSettings>;
@@ -192,15 +330,15 @@ export function accountsFrom(raw: unknown): NamedAccounts {
       throw new SettingsError("accounts", `the stack config ${path} must be an object {baseUrl, clientId, clientSecret}`);
     }
     const fields = account as Record<string, unknown>;
-    const unknown = Object.keys(fields).filter((field) => !(SETTING_NAMES as string[]).includes(field));
+    const unknown = Object.keys(fields).filter((field) => !(CONNECTION_NAMES as string[]).includes(field));
     if (unknown.length > 0) {
-      throw new SettingsError("accounts", `the stack config ${path}.${unknown[0]} is not a setting; ${describeChoices(unknown[0]!, SETTING_NAMES, "settings")}`);
+      throw new SettingsError("accounts", `the stack config ${path}.${unknown[0]} is not a setting; ${describeChoices(unknown[0]!, CONNECTION_NAMES, "settings")}`);
     }
     const settings = {} as ConnectionSettings;
-    for (const setting of SETTING_NAMES) {
+    for (const setting of CONNECTION_NAMES) {
       const text = typeof fields[setting] === "string" ? nonBlank(fields[setting]) : undefined;
       if (text === undefined) {
-        const how = setting === "clientSecret" ? `pulumi config set --secret --path '${path}.${setting}' <value>` : `pulumi config set --path '${path}.${setting}' <value>`;
+        const how = isSecretSetting(setting) ? `pulumi config set --secret --path '${path}.${setting}' <value>` : `pulumi config set --path '${path}.${setting}' <value>`;
         throw new SettingsError("accounts", `the stack config ${path}.${setting} must be a non-empty string (\`${how}\`)`);
       }
       settings[setting] = text;
@@ -227,7 +365,7 @@ export function namedAccount(name: string, accounts: NamedAccounts): ConnectionS
  * the tuning, so that a map never holds the secret as a key.
  */
 export function clientKey(settings: ConnectionSettings, tuning: TransportTuning): string {
-  return createHash("sha256").update(JSON.stringify([SETTING_NAMES.map((name) => settings[name]), tuning])).digest("hex");
+  return createHash("sha256").update(JSON.stringify([CONNECTION_NAMES.map((name) => settings[name]), tuning])).digest("hex");
 }
 
 /**
@@ -236,7 +374,7 @@ export function clientKey(settings: ConnectionSettings, tuning: TransportTuning)
  */
 export function overriddenBy(settings: ConnectionSettings, explicit: InsightsConnection): ConnectionSettings {
   const result = { ...settings };
-  for (const name of SETTING_NAMES) result[name] = nonBlank(explicit[name]) ?? result[name];
+  for (const name of CONNECTION_NAMES) result[name] = nonBlank(explicit[name]) ?? result[name];
   return result;
 }
 

@@ -24,8 +24,8 @@ export function wireSecret<T>(value: T): WireSecret<T> {
   return { [SECRET_MARKER.key]: SECRET_MARKER.value, value };
 }
 
-/** True when `value` is a secret marker. */
-function isWireSecret(value: unknown): value is WireSecret<unknown> {
+/** True when `value` is a secret marker (itself, not only something inside it). */
+export function isWireSecret(value: unknown): value is WireSecret<unknown> {
   return typeof value === "object" && value !== null && (value as Record<string, unknown>)[SECRET_MARKER.key] === SECRET_MARKER.value;
 }
 

@@ -3,6 +3,8 @@
  * `pulumi-insights`: the package's command line. One subcommand so far, `import`
  * (./import-command.ts); the dispatch leaves room for more.
  */
+import { packageVersion } from "../client/core/version";
+import { closestMatch } from "../schema/suggest";
 import { IMPORT_USAGE, runImport, terminalLines, type CommandIo } from "./import-command";
 
 /** The usage text of `pulumi-insights` itself. */
@@ -16,6 +18,7 @@ commands:
 
 options:
   -h, --help    show this text (pulumi-insights <command> --help: the command's options)
+  --version     print the package's version
 
 environment (when the command line does not say):
   INSIGHTS_BASE_URL, INSIGHTS_CLIENT_ID, INSIGHTS_CLIENT_SECRET   the account to read
@@ -36,6 +39,9 @@ export const COMMANDS: Readonly<Record<string, { run(argv: readonly string[], io
 /** The options of `pulumi-insights` itself, before a command: each shows {@link USAGE}, as `help` does. */
 export const HELP_OPTIONS = ["--help", "-h"] as const;
 
+/** The option that prints the package's version (package.json, the only place it is written). */
+export const VERSION_OPTION = "--version";
+
 function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = "";
@@ -54,6 +60,10 @@ function commandNamed(name: string | undefined): (typeof COMMANDS)[string] | und
 /** Runs the command line `argv` (without node and the script) and answers the exit status. */
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
   const [first, ...rest] = argv;
+  if (first === VERSION_OPTION && rest.length === 0) {
+    io.stdout(`${packageVersion()}\n`);
+    return 0;
+  }
   const command = commandNamed(first);
   if (command !== undefined) return command.run(rest, io);
   const asksHelp = first === "help" || (HELP_OPTIONS as readonly string[]).includes(first ?? "");
@@ -65,8 +75,14 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   }
   // No command, an unknown one, or help on an unknown one: a mistake, said on standard error.
   const unknown = first === "help" ? topic : first;
-  io.stderr(`${unknown === undefined ? "" : terminalLines([`pulumi-insights: unknown command ${JSON.stringify(unknown)}`])}${USAGE}`);
+  io.stderr(`${unknown === undefined ? "" : terminalLines([`pulumi-insights: unknown command ${JSON.stringify(unknown)}${didYouMean(unknown, first === "help")}`])}${USAGE}`);
   return 2;
+}
+
+/** `; did you mean "import"?` for a near miss of a command (after `help`: of a command only), else nothing; `-v` is no near miss of `-h`. */
+function didYouMean(unknown: string, afterHelp: boolean): string {
+  const nearest = unknown.length <= 2 ? undefined : closestMatch(unknown, afterHelp ? Object.keys(COMMANDS) : [...Object.keys(COMMANDS), "help", ...HELP_OPTIONS, VERSION_OPTION]);
+  return nearest === undefined ? "" : `; did you mean ${JSON.stringify(nearest)}?`;
 }
 
 if (require.main === module) {

@@ -7,7 +7,7 @@
  */
 import { FILTER_FIELDS, RULE_GROUP_OPS, RULE_LEAF_OPS } from "../schema/names";
 import { isJsonObject } from "../schema/common";
-import { BOOLEAN_DEFAULTS } from "../saved-filters/model/declared";
+import { declaredProperties } from "../saved-filters/model/state";
 import { TAG_FIELD } from "../rules/tree";
 import { typeScriptStringLiteral } from "../text/inert";
 import { compareIds, resourceNames } from "./resource-names";
@@ -25,7 +25,7 @@ export interface GenerateOptions {
   set?: string;
   /**
    * The name in `insights:accounts` of the account the filters are in: every declaration gets
-   * `account: "<name>"` (README "Accounts"). Left out, they use the stack's settings.
+   * `account: "<name>"` (docs/configuration.md "Accounts"). Left out, they use the stack's settings.
    */
   account?: string;
 }
@@ -205,16 +205,16 @@ function skipReason(filter: ListedFilter): string | undefined {
 /** The properties of one declared filter, in the order a reviewer reads them. */
 function filterProperties(filter: ListedFilter, writer: RuleWriter): ObjectLiteral["entries"] {
   const entries: ObjectLiteral["entries"] = [{ key: "name", value: stringLiteral(filter.name as string) }];
+  // As a program declares it: an empty category and flags at the API's defaults are left out (saved-filters/model/state.ts).
+  const declared = declaredProperties(filter);
   for (const key of ["category", "subcategory"] as const) {
-    // An empty category is no category (the provider reads it so: saved-filters/model/state.ts stateOf).
-    const value = filter[key];
-    if (typeof value === "string" && value !== "") entries.push({ key, value: stringLiteral(value) });
-    else if (value !== undefined && value !== null && value !== "") entries.push({ key, value: jsonExpression(value), comment: `The API's JSON form: ${key} is not a string.` });
+    const value = declared[key];
+    if (typeof value === "string") entries.push({ key, value: stringLiteral(value) });
+    else if (value !== undefined) entries.push({ key, value: jsonExpression(value), comment: `The API's JSON form: ${key} is not a string.` });
   }
-  // Flags at the API's defaults are left out: the provider fills the same defaults (BOOLEAN_DEFAULTS).
   for (const key of ["advanced", "content", "enabled"] as const) {
-    const value = filter[key];
-    if (value !== undefined && value !== BOOLEAN_DEFAULTS[key]) entries.push({ key, value: jsonExpression(value) });
+    const value = declared[key];
+    if (value !== undefined) entries.push({ key, value: jsonExpression(value) });
   }
   const rules = writer.root(filter.rules);
   entries.push({ key: "rules", value: rules.expression, ...(rules.comment === undefined ? {} : { comment: rules.comment }) });

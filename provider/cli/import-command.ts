@@ -7,9 +7,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { InsightsClient } from "../client";
-import { SettingsError } from "../client/core/errors";
+import { InsightsError, RequestError, SettingsError } from "../client/core/errors";
 import { IncompleteListingError } from "../client/core/listing";
+import { connectionFailureWords, describeAccount, type AccountInMessages, type SettingPlaces } from "../connection-check/words";
 import { CalendarDate } from "../schema/common";
+import { closestMatch } from "../schema/suggest";
 import { inertText } from "../text/inert";
 import { generateModule, type GeneratedModule } from "./generate-module";
 import { listFilters, type FilterSelection } from "./list-filters";
@@ -101,7 +103,7 @@ const NOT_WITH_IMPORT_FILE = {
 } as const;
 
 /** A mistake in the command line or the settings: exit status 2 with the usage hint. */
-class UsageError extends Error {}
+class UsageError extends InsightsError {}
 
 interface ImportOptions {
   selection: FilterSelection;
@@ -116,12 +118,27 @@ interface ImportOptions {
   secretFrom?: { file: string } | "stdin";
 }
 
+/** The long options of `pulumi-insights import`, as typed: `--category`. */
+const LONG_OPTIONS = Object.keys(IMPORT_OPTIONS).map((name) => `--${name}`);
+
+/**
+ * The command line's mistake in words: an unknown long option with the nearest one
+ * (`unknown option "--categroy"; did you mean "--category"?`), any other as node:util says it.
+ */
+function parseFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknown = (error as { code?: unknown }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'(--[^'=]+)/.exec(message)?.[1] : undefined;
+  if (unknown === undefined) return message;
+  const nearest = closestMatch(unknown, LONG_OPTIONS);
+  return `unknown option ${JSON.stringify(unknown)}${nearest === undefined ? "" : `; did you mean ${JSON.stringify(nearest)}?`}`;
+}
+
 function parseImportArgs(argv: readonly string[]): ImportOptions | "help" {
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: IMPORT_OPTIONS });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(parseFailure(error));
   }
   const { values } = parsed;
   if (values.help) return "help";
@@ -175,18 +192,44 @@ function parseImportArgs(argv: readonly string[]): ImportOptions | "help" {
   };
 }
 
-/** How the command line gives each connection setting (its flags, its environment variable), and what it says when none does. */
+/**
+ * How the command line gives each connection setting (its flags, its environment variable), how a
+ * message says to set it (`setWith`, `<value>` standing for the value), and what it says when none does.
+ */
 const SETTING_SOURCES = {
-  baseUrl: { flags: "--base-url", variable: "INSIGHTS_BASE_URL", missing: "no base URL: pass --base-url <url>, or set INSIGHTS_BASE_URL" },
-  clientId: { flags: "--client-id", variable: "INSIGHTS_CLIENT_ID", missing: "no client id: pass --client-id <id>, or set INSIGHTS_CLIENT_ID" },
+  baseUrl: { flags: "--base-url", variable: "INSIGHTS_BASE_URL", setWith: "--base-url <value> or INSIGHTS_BASE_URL", missing: "no base URL: pass --base-url <url>, or set INSIGHTS_BASE_URL" },
+  clientId: { flags: "--client-id", variable: "INSIGHTS_CLIENT_ID", setWith: "--client-id <value> or INSIGHTS_CLIENT_ID", missing: "no client id: pass --client-id <id>, or set INSIGHTS_CLIENT_ID" },
   clientSecret: {
     flags: "--client-secret-file or --client-secret-stdin",
     variable: "INSIGHTS_CLIENT_SECRET",
+    setWith: "--client-secret-file <file>, --client-secret-stdin or INSIGHTS_CLIENT_SECRET",
     missing: "no client secret: pass --client-secret-file <file> or --client-secret-stdin, or set INSIGHTS_CLIENT_SECRET",
   },
 } as const;
 
 type SettingName = keyof typeof SETTING_SOURCES;
+
+/** Which settings the command line's flags gave (the others came from the INSIGHTS_* variables). */
+function givenByFlags(options: ImportOptions): Record<SettingName, boolean> {
+  return { baseUrl: options.baseUrl !== undefined, clientId: options.clientId !== undefined, clientSecret: options.secretFrom !== undefined };
+}
+
+/** Each setting named as the command line set it: its flag when given, else its variable. */
+function settingName(options: ImportOptions, name: SettingName): string {
+  return givenByFlags(options)[name] ? SETTING_SOURCES[name].flags : SETTING_SOURCES[name].variable;
+}
+
+/**
+ * The account the command reads, for the words of a failed connection (connection-check/words.ts),
+ * which then name its flags and variables instead of the stack config a program's settings come from.
+ */
+function accountInMessages(options: ImportOptions, settings: Record<SettingName, string>): AccountInMessages {
+  const places: SettingPlaces = {
+    key: (setting) => settingName(options, setting),
+    howToSet: (setting, value) => (value === undefined ? SETTING_SOURCES[setting].setWith : SETTING_SOURCES[setting].setWith.replace("<value>", value)),
+  };
+  return { baseUrl: settings.baseUrl, clientId: settings.clientId, places };
+}
 
 /**
  * The connection settings as the client takes them, after the command line's own check that each is
@@ -210,11 +253,9 @@ function connectionSettings(options: ImportOptions, clientSecret: string | undef
  * become the flag or variable the value came from.
  */
 function settingsMessage(error: SettingsError, options: ImportOptions): string {
-  const given: Record<SettingName, boolean> = { baseUrl: options.baseUrl !== undefined, clientId: options.clientId !== undefined, clientSecret: options.secretFrom !== undefined };
   let message = error.message.replace(/ \(or INSIGHTS_[A-Z_]+\)/g, "");
   for (const name of Object.keys(SETTING_SOURCES) as SettingName[]) {
-    const source = SETTING_SOURCES[name];
-    message = message.replace(new RegExp(`\\b${name}\\b`, "g"), given[name] ? source.flags : source.variable);
+    message = message.replace(new RegExp(`\\b${name}\\b`, "g"), settingName(options, name));
   }
   return message;
 }
@@ -281,6 +322,7 @@ function incompleteListingLines(error: IncompleteListingError): string[] {
 export async function runImport(argv: readonly string[], io: CommandIo): Promise<number> {
   let client: InsightsClient | undefined;
   let options: ImportOptions | "help" | undefined;
+  let account: AccountInMessages | undefined;
   try {
     options = parseImportArgs(argv);
     if (options === "help") {
@@ -288,7 +330,9 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
       return 0;
     }
     const clientSecret = await readSecret(options.secretFrom, io);
-    client = new InsightsClient({ env: io.env, ...connectionSettings(options, clientSecret, io.env) });
+    const settings = connectionSettings(options, clientSecret, io.env);
+    account = accountInMessages(options, settings);
+    client = new InsightsClient({ env: io.env, ...settings });
     const filters = await listFilters(client, options.selection);
     const module = generateModule(filters, {
       ...(options.set === undefined ? {} : { set: options.set }),
@@ -311,8 +355,11 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
       io.stderr(terminalLines(incompleteListingLines(error)));
       return 1;
     }
-    // Client errors never carry credentials (provider/client/core/errors.ts).
-    io.stderr(terminalLines([`pulumi-insights import: ${error instanceof Error ? error.message : String(error)}`]));
+    // Client errors never carry credentials (provider/client/core/errors.ts). A failed request in the
+    // words a program's preview and data sources use: the account, what it answered, what to do.
+    const message = error instanceof Error ? error.message : String(error);
+    const words = account === undefined ? undefined : connectionFailureWords(error, account) ?? (error instanceof RequestError ? `the account ${describeAccount(account)} could not be read: ${message}` : undefined);
+    io.stderr(terminalLines([`pulumi-insights import: ${words ?? message}`]));
     return 1;
   } finally {
     await client?.close();

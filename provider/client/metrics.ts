@@ -22,11 +22,8 @@ import {
   type CheckedRange,
   DAY_MS,
   describeDuration,
-  type ExplicitRange,
   HOUR_MS,
   type Interval,
-  type LastDaysRange,
-  type LastMinutesRange,
   MINUTE_MS,
   type RangePolicy,
   rangeQuery,
@@ -67,16 +64,7 @@ export const GROUP_BY_LIMITS = {
   longRangeMs: 24 * HOUR_MS,
 } as const;
 
-/** A time range of historical metrics (spec 4.1): explicit, or the last N days. */
-export type HistoricalRange = ExplicitRange | LastDaysRange;
-/** A time range of real-time metrics (spec 4.1): explicit, or the last N minutes. */
-export type RealTimeRange = ExplicitRange | LastMinutesRange;
-/** The range type of a metrics API instance. */
-export type MetricRange<RealTime extends boolean> = [RealTime] extends [true]
-  ? RealTimeRange
-  : [RealTime] extends [false]
-    ? HistoricalRange
-    : HistoricalRange | RealTimeRange;
+export type { HistoricalRange, MetricRange, RealTimeRange } from "./core/time-range";
 
 /** Arguments shared by every metric time-series query (spec 4.6). */
 export type SeriesParams<RealTime extends boolean> = params.SeriesParams<RealTime>;

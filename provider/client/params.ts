@@ -1,7 +1,7 @@
 import type { SavedFilterInput, SavedFilterUpdate } from "../schema/records";
 import type { ExplicitRange, LastDaysRange, TagFilters } from "./core/params";
+import type { MetricRange } from "./core/time-range";
 import type { AcceptedMetricName, GroupByName, MetricFilters, SessionFilters } from "./core/validation";
-import type { MetricRange } from "./metrics";
 
 // Written by scripts/generate-types.ts from the zod schemas (`npm run types`): edit the schemas, not this file.
 

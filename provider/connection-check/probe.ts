@@ -4,7 +4,7 @@ import { isRetryable } from "../client/core/retry";
 import { probeFailureWords, type AccountInMessages } from "./words";
 
 /**
- * The preview's check of an account's connection (README "What a preview checks of each account",
+ * The preview's check of an account's connection (docs/configuration.md "What a preview checks of each account",
  * docs/api.md 11.8): before a resource is checked against an account, one cheap read per need proves
  * that the client's settings are acceptable (the base-URL policy, refused before any request), that
  * the API is reachable, that it accepts the credentials and that the account has the part of the API

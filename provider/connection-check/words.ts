@@ -8,14 +8,16 @@ import {
   SettingsError,
   TimeoutError,
 } from "../client";
+import { isLoopbackHost } from "../client/core/settings";
 import { ACCOUNTS_CONFIG_KEY, type InsightsConnection } from "../accounts/settings";
 import { inertText } from "../text/inert";
 
 /**
  * The words of a failed connection to an account, one function for every place that meets one: the
- * preview's check of a resource (probe.ts, through the host) and a data source's read
- * (data/define.ts). A failure names the account by its base URL and client id (never the secret),
- * says what the service answered, and says what to do, with the command for the setting where the
+ * preview's check of a resource (probe.ts, through the host), a data source's read
+ * (data/define.ts), the plugin's functions (plugin/functions.ts) and `pulumi-insights import`
+ * (cli/import-command.ts). A failure names the account by its base URL and client id (never the
+ * secret), says what the service answered, and says what to do, with the setting where the
  * account's settings come from (README "Troubleshooting").
  */
 
@@ -32,6 +34,22 @@ export interface AccountInMessages {
   name?: string;
   /** The settings a data source's `connection` argument gave, which win over the stack config. */
   given?: ReadonlyArray<NamedSetting>;
+  /** Where the settings come from when not from a program's stack config (the command line's flags): wins over `name` and `given`. */
+  places?: SettingPlaces;
+}
+
+/**
+ * Where a person sets each setting of the account, as a message names it: the stack config
+ * (`insights:clientSecret`, `insights:accounts.staging.clientSecret`), a data source's `connection`
+ * argument, or a command line's flags and environment variables.
+ */
+export interface SettingPlaces {
+  /** The setting where it is set: `insights:clientId`, `connection.clientId`, `--client-id`. */
+  key(setting: NamedSetting): string;
+  /** How to set it (to `value`), the words after "with" or a colon: `` `pulumi config set --secret insights:clientSecret` ``. */
+  howToSet(setting: NamedSetting, value?: string): string;
+  /** The setting that raises the per-request timeout, when there is one. */
+  timeout?: string;
 }
 
 /**
@@ -83,19 +101,58 @@ export function describeAccount(account: Pick<AccountInMessages, "baseUrl" | "cl
   return `${baseUrlInMessages(account.baseUrl)} (client id "${account.clientId}")`;
 }
 
-/** Where a setting of the account is read: `insights:clientSecret`, `insights:accounts.staging.clientSecret` or `connection.clientSecret`. */
-function settingKey(account: AccountInMessages, setting: NamedSetting): string {
-  if (account.given?.includes(setting)) return `connection.${setting}`;
-  return account.name === undefined ? `insights:${setting}` : `${ACCOUNTS_CONFIG_KEY}.${account.name}.${setting}`;
+/**
+ * The places of a program's settings: a setting its data source's `connection` argument gave is set
+ * there (`` `connection.baseUrl: "https://api.example.com"` ``), any other in the stack config, with
+ * the `pulumi config set` command (its `--path` form for an account of `insights:accounts`).
+ */
+function programPlaces(account: AccountInMessages): SettingPlaces {
+  const key = (setting: NamedSetting) => {
+    if (account.given?.includes(setting)) return `connection.${setting}`;
+    return account.name === undefined ? `insights:${setting}` : `${ACCOUNTS_CONFIG_KEY}.${account.name}.${setting}`;
+  };
+  return {
+    key,
+    howToSet(setting, value) {
+      if (account.given?.includes(setting)) return `\`${key(setting)}${value === undefined ? "" : `: ${JSON.stringify(value)}`}\``;
+      const secret = setting === "clientSecret" ? "--secret " : "";
+      const path = account.name === undefined ? key(setting) : `--path '${key(setting)}'`;
+      return `\`pulumi config set ${secret}${path}${value === undefined ? "" : ` ${value}`}\``;
+    },
+    timeout: "insights:timeoutMs",
+  };
 }
 
-/** How to set a setting: the `pulumi config set` command (its `--path` form for a named account), or the argument to pass. */
-function howToSet(account: AccountInMessages, setting: NamedSetting, value?: string): string {
-  const key = settingKey(account, setting);
-  if (key.startsWith("connection.")) return `pass the right \`${key}\``;
-  const secret = setting === "clientSecret" ? "--secret " : "";
-  const path = account.name === undefined ? key : `--path '${key}'`;
-  return `\`pulumi config set ${secret}${path}${value === undefined ? "" : ` ${value}`}\``;
+/** Where the settings of `account` are set. */
+function placesOf(account: AccountInMessages): SettingPlaces {
+  return account.places ?? programPlaces(account);
+}
+
+/** `ECONNREFUSED` from an address of this machine: nothing listens there, most likely an emulator not started. */
+function refusedOnLoopback(error: ConnectionError, baseUrl: string): { port: string } | undefined {
+  if ((error.cause as { code?: unknown } | undefined)?.code !== "ECONNREFUSED") return undefined;
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    return undefined;
+  }
+  return isLoopbackHost(url.hostname) ? { port: url.port || (url.protocol === "https:" ? "443" : "80") } : undefined;
+}
+
+/** The command that starts the emulator at `port` (emulator/bin.ts: 8080 unless `--port`). */
+function emulatorCommand(port: string): string {
+  return `npx insights-emulator${port === "8080" ? "" : ` --port ${port}`}`;
+}
+
+/**
+ * What the service answered to a request refused for a part of the API the account lacks: the
+ * status and code, without the service's own sentence, which says what to do in its words where the
+ * message says it once in ours.
+ */
+function refusalAnswered(error: PermissionDeniedError): string {
+  const said = error.detail === undefined ? error.message : error.message.replace(`: ${error.detail}`, "");
+  return `${said}${attemptsOf(error)}`;
 }
 
 /** The part of the API a refused request was about, read from its path (docs/api.md 4.2 to 4.10). */
@@ -138,28 +195,33 @@ export function isConnectionFailure(error: unknown): boolean {
  */
 export function connectionFailureWords(error: unknown, account: AccountInMessages, feature?: AccountFeature): string | undefined {
   const subject = `the account ${describeAccount(account)}`;
+  const places = placesOf(account);
   if (isAccountSettingError(error)) {
-    const fix = error.option === "baseUrl" ? `. Use HTTPS: ${howToSet(account, "baseUrl", httpsOf(account.baseUrl))}` : "";
+    const fix = error.option === "baseUrl" ? `. Use HTTPS: ${places.howToSet("baseUrl", httpsOf(account.baseUrl))}` : "";
     return `${subject} cannot be used: ${error.message}${fix}`;
   }
   if (!(error instanceof RequestError)) return undefined;
   // What the service answered is text from outside: inert wherever the message is shown (text/inert.ts).
   const answered = `${inertText(error.message)}${attemptsOf(error)}`;
   if (error instanceof AuthenticationError) {
-    return `${subject} refused the client id and secret: ${answered}. Set the right secret with ${howToSet(account, "clientSecret")} (and check ${settingKey(account, "clientId")})`;
+    return `${subject} refused the client id and secret: ${answered}. Set the right secret with ${places.howToSet("clientSecret")} (and check ${places.key("clientId")})`;
   }
   if (error instanceof PermissionDeniedError) {
     const needed = feature ?? featureOfPath(error.path);
     if (needed === undefined) {
       return `${subject} refused ${error.method} ${error.path}: ${answered}. The credentials may not use it (docs/api.md 5.6: permissions per operation are not published): ask the account's representative`;
     }
-    return `${subject} does not have ${ACCOUNT_FEATURES[needed].what}: ${answered}. ${ACCOUNT_FEATURES[needed].remedy}`;
+    return `${subject} does not have ${ACCOUNT_FEATURES[needed].what}: ${inertText(refusalAnswered(error))}. ${ACCOUNT_FEATURES[needed].remedy}`;
   }
   if (error instanceof ConnectionError) {
-    return `${subject} could not be reached: ${answered}. Check ${settingKey(account, "baseUrl")} and the network (proxy, firewall, DNS)`;
+    const refused = refusedOnLoopback(error, account.baseUrl);
+    if (refused !== undefined) {
+      return `${subject} could not be reached: ${answered}. Nothing listens there: is the emulator running? Start it with \`${emulatorCommand(refused.port)}\`, or check ${places.key("baseUrl")}`;
+    }
+    return `${subject} could not be reached: ${answered}. Check ${places.key("baseUrl")} and the network (proxy, firewall, DNS)`;
   }
   if (error instanceof TimeoutError) {
-    return `${subject} did not answer in time: ${answered}. Try again; on a slow network raise insights:timeoutMs`;
+    return `${subject} did not answer in time: ${answered}. Try again${places.timeout === undefined ? "" : `; on a slow network raise ${places.timeout}`}`;
   }
   if (error instanceof RateLimitError) {
     return `${subject} is over a rate limit (of the account or of this address): ${answered}. Try again in a few minutes`;
@@ -180,7 +242,7 @@ export function probeFailureWords(error: unknown, account: AccountInMessages, ne
   if (words !== undefined) return words;
   const subject = `the account ${describeAccount(account)}`;
   if (!(error instanceof RequestError)) return `${subject} could not be checked: ${inertText(error instanceof Error ? error.message : String(error))}`;
-  return `${subject} gave an answer the API would not give: ${inertText(error.message)}. Is ${settingKey(account, "baseUrl")} the API's base URL?`;
+  return `${subject} gave an answer the API would not give: ${inertText(error.message)}. Is ${placesOf(account).key("baseUrl")} the API's base URL?`;
 }
 
 /** The HTTPS form of a plain-HTTP base URL, for the command a message suggests. */

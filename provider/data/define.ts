@@ -33,7 +33,7 @@ export type NoArguments = Record<never, never>;
 /** The arguments of a Promise form (`GetXArgs`): the client's parameters, and optionally the account or connection settings. */
 export type DataSourceArgs<Params> = Params & {
   /**
-   * The account to read: a name of the stack config `insights:accounts` (README "Accounts"); left
+   * The account to read: a name of the stack config `insights:accounts` (docs/configuration.md "Accounts"); left
    * out, the stack's settings.
    */
   account?: string;
@@ -47,7 +47,7 @@ export type DataSourceArgs<Params> = Params & {
 /** The arguments of an Output form (`GetXOutputArgs`): those of the Promise form, each an `Input`. */
 export type DataSourceOutputArgs<Params> = Inputs<Params> & {
   /**
-   * The account to read: a name of the stack config `insights:accounts` (README "Accounts"); left
+   * The account to read: a name of the stack config `insights:accounts` (docs/configuration.md "Accounts"); left
    * out, the stack's settings.
    */
   account?: pulumi.Input<string>;

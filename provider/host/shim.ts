@@ -1,4 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
+import type { ResourceDeclaration } from "../accounts/calls";
 
 /**
  * The dynamic-provider object that the engine serializes into `__provider` (state file, every
@@ -35,4 +36,13 @@ export function hostedProvider(implementation: string): pulumi.dynamic.ResourceP
  */
 export function packageModule(pathInDist: string): string {
   return `pulumi-insights/dist/provider/${pathInDist}.js`;
+}
+
+/**
+ * The outputs a dynamic resource registers besides its inputs, unset until the engine answers: each
+ * output of the resource's declaration that is not an input. A property the resource's constructor
+ * does not name is not resolved on the object, whatever the state holds.
+ */
+export function outputsOnly(declaration: Pick<ResourceDeclaration, "inputs" | "outputs">): Record<string, undefined> {
+  return Object.fromEntries(Object.keys(declaration.outputs.shape).filter((name) => !(name in declaration.inputs.shape)).map((name) => [name, undefined]));
 }

@@ -1,5 +1,5 @@
 /**
- * The match-rate estimate of a rule tree (README "Match-rate estimates in previews"): sample sessions
+ * The match-rate estimate of a rule tree (docs/resources.md "Match-rate estimates in previews"): sample sessions
  * of a few windows (sample.ts), evaluated locally (estimate.ts), described in the preview's words.
  * Used by the preview of the filter resources and by the data source `getFilterMatchEstimate`.
  */

@@ -1,19 +1,20 @@
 import type { InsightsClient } from "../client";
 import { isUnknown, PREVIEW_UNKNOWN, validateRules, type RuleGroup } from "../rules";
 import { report, sharedClient } from "../accounts/runtime";
+import { configKeyOf, SETTINGS } from "../accounts/settings";
 import { describeEstimate, estimateFromSample, estimateWarning } from "./estimate";
 import { takeSessionSample, type SessionSample } from "./sample";
 
 /**
- * The match-rate line of a preview (README "Match-rate estimates in previews"): when a filter is
+ * The match-rate line of a preview (docs/resources.md "Match-rate estimates in previews"): when a filter is
  * created or its rules change, the message says what share of sampled sessions the new rules match,
  * and the old rules, from ONE sample per host process and account: every SavedFilter and SavedFilterSet member
  * of the stack is evaluated locally against it (provider/match-estimate/), so a preview
  * makes a bounded number of sample requests (6 windows) however many filters change.
  */
 
-/** The stack setting that turns the estimate off (`false`, `off`, `no` or `0`), and its environment variable. */
-export const MATCH_ESTIMATE_SETTING = { configKey: "insights:matchEstimate", env: "INSIGHTS_MATCH_ESTIMATE" } as const;
+/** The setting that turns the estimate off (`false`, `off`, `no` or `0`): its stack-config key and environment variable (accounts/settings.ts). */
+const MATCH_ESTIMATE_SETTING = { configKey: configKeyOf("matchEstimate"), env: SETTINGS.matchEstimate.env };
 
 let enabled = true;
 /** The sample of this host process for each client it was taken with (a new client, a new account: a new sample). */

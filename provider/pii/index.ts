@@ -3,13 +3,6 @@
  * the receipt data source (provider/data/pii-receipt.ts): the salted digest of an identifier set,
  * the audit receipt and the deletion check after FINISHED.
  */
-export { identifierSetDigest, matchesIdentifierSetDigest, newDigestSalt, type IdentifierKind } from "./digest";
-export { buildReceipt, RECEIPT_FORMAT, type PiiOptOutReceipt, type ReceiptParts, type ReceiptRequest } from "./receipt";
-export {
-  describeVerification,
-  VERIFICATION_WINDOW_DAYS,
-  verifyDeletion,
-  type DeletionVerification,
-  type StillPresentIdentifier,
-  type VerificationSubject,
-} from "./verification";
+export { identifierSetDigest, newDigestSalt, type IdentifierKind } from "./digest";
+export { buildReceipt, type PiiOptOutReceipt } from "./receipt";
+export { verifyDeletion, type DeletionVerification } from "./verification";

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { issuePath } from "../client/core/errors";
+import { InsightsError, issuePath } from "../client/core/errors";
 import type { PropertyFailure } from "../accounts/calls";
 import type { IdentifierKind } from "./digest";
 import { isUnknown } from "../rules";
 import { unknownProperties } from "../schema/suggest";
 import { revealed, wireSecret } from "../accounts/wire-secret";
+import { accountInput } from "../accounts/account-properties";
 
 /**
  * The declared inputs of a PiiOptOutRequest (spec 4.10): validation for `check`, with messages that
@@ -34,20 +35,41 @@ const IdentifierList = z
   .array(z.string({ error: "must be a string" }).min(1, "must be a non-empty string"), { error: "must be a list of strings" })
   .min(1, "must list at least one identifier");
 
-/** @internal The inputs `check` accepts; the provider plugin's package schema is written from them too. */
+/**
+ * @internal
+ * The inputs `check` accepts, each with what it means, its default and whether it is personal data
+ * (a secret): the PiiOptOutRequest's declaration (./opt-out-properties.ts) is these, but
+ * `resourceName`, which the TypeScript resource sets itself.
+ */
 export const DeclaredInputs = z.object({
-  viewerIds: IdentifierList.optional(),
-  userIds: IdentifierList.optional(),
+  viewerIds: IdentifierList.optional().meta({ description: "Viewer ids whose personal data is to be deleted; sent in `viewer_id` (spec 4.10). Stored as a secret.", secret: true }),
+  userIds: IdentifierList.optional().meta({ description: "User ids whose personal data is to be deleted; also sent in `viewer_id` (spec 4.10). Stored as a secret.", secret: true }),
   notificationEmails: z
     .array(z.email({ error: "must be an e-mail address" }), { error: "must be a list of e-mail addresses" })
-    .optional(),
-  waitForCompletion: z.boolean({ error: "must be true or false" }).optional(),
-  waitTimeoutSeconds: z.number({ error: "must be a number of seconds" }).positive("must be a positive number of seconds").max(86_400 * 7, "must be at most a week (604800 seconds)").optional(),
-  pollIntervalSeconds: z.number({ error: "must be a number of seconds" }).min(0.01, "must be at least 0.01 seconds").max(3_600, "must be at most 3600 seconds").optional(),
-  verifyDeletion: z.boolean({ error: "must be true or false" }).optional(),
-  resourceName: z.string().optional(),
+    .optional()
+    .meta({ description: "Addresses the service e-mails when a request is FINISHED (spec 3.1, 6). Stored as a secret.", secret: true }),
+  waitForCompletion: z.boolean({ error: "must be true or false" }).default(OPT_OUT_DEFAULTS.waitForCompletion).describe("Wait until every request is FINISHED before `up` completes."),
+  waitTimeoutSeconds: z
+    .number({ error: "must be a number of seconds" })
+    .positive("must be a positive number of seconds")
+    .max(86_400 * 7, "must be at most a week (604800 seconds)")
+    .default(OPT_OUT_DEFAULTS.waitTimeoutSeconds)
+    .describe("How long one `up` waits, in seconds; when it runs out, the requests stay in the state and the next `up` waits again (the engine passes the dynamic resources no timeout of its own)."),
+  pollIntervalSeconds: z
+    .number({ error: "must be a number of seconds" })
+    .min(0.01, "must be at least 0.01 seconds")
+    .max(3_600, "must be at most 3600 seconds")
+    .default(OPT_OUT_DEFAULTS.pollIntervalSeconds)
+    .describe("First pause between status reads, in seconds; pauses grow up to 8 times it."),
+  verifyDeletion: z
+    .boolean({ error: "must be true or false" })
+    .default(OPT_OUT_DEFAULTS.verifyDeletion)
+    .describe(
+      "Once every request is FINISHED, ask the viewer-sessions endpoint for each viewer id over the 30-day retention window (spec 8) and report in `verification` which still return data; user ids cannot be checked through the API and are counted as not verifiable.",
+    ),
+  resourceName: z.string().optional().describe("The resource's name, which progress lines and errors name (the TypeScript resource sets it: the host is not told the URN)."),
   // Checked by accounts/binding.ts `checkAccountConnection`, which names the accounts that exist and checks the one named.
-  account: z.string().optional(),
+  account: accountInput("its requests are made in"),
 });
 
 /** The inputs as the host works with them: one kind, sorted distinct identifiers, defaults applied. */
@@ -124,16 +146,16 @@ export function declarationOf(inputs: Record<string, unknown>): OptOutDeclaratio
   const kind: IdentifierKind = parsed.viewerIds !== undefined ? "viewer" : "user";
   const identifiers = parsed.viewerIds ?? parsed.userIds;
   if (identifiers === undefined || (parsed.viewerIds !== undefined && parsed.userIds !== undefined)) {
-    throw new Error("give exactly one of viewerIds or userIds");
+    throw new InsightsError("give exactly one of viewerIds or userIds");
   }
   return {
     kind,
     identifiers: distinctSorted(identifiers),
     ...(parsed.notificationEmails === undefined ? {} : { notificationEmails: distinctSorted(parsed.notificationEmails) }),
-    waitForCompletion: parsed.waitForCompletion ?? OPT_OUT_DEFAULTS.waitForCompletion,
-    waitTimeoutSeconds: parsed.waitTimeoutSeconds ?? OPT_OUT_DEFAULTS.waitTimeoutSeconds,
-    pollIntervalSeconds: parsed.pollIntervalSeconds ?? OPT_OUT_DEFAULTS.pollIntervalSeconds,
-    verifyDeletion: parsed.verifyDeletion ?? OPT_OUT_DEFAULTS.verifyDeletion,
+    waitForCompletion: parsed.waitForCompletion,
+    waitTimeoutSeconds: parsed.waitTimeoutSeconds,
+    pollIntervalSeconds: parsed.pollIntervalSeconds,
+    verifyDeletion: parsed.verifyDeletion,
     ...(parsed.resourceName === undefined ? {} : { resourceName: parsed.resourceName }),
   };
 }

@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import { InternalServerError, RateLimitError } from "../client/core/errors";
-import { PartialFailureError, type PlannedDiff, type PropertyFailure, type ResourceCore } from "../accounts/calls";
+import { InsightsError, InternalServerError, RateLimitError } from "../client/core/errors";
+import { changeKind, ResourcePartialFailureError, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
 import { outcomeWait, report, sharedClient } from "../accounts/runtime";
-import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus, type TrackedRequest } from "./progress";
+import { describeRequests, isSettled, overallStatus, SubmissionProgress, untrackedIdentifiers, type OverallStatus } from "./progress";
 import { redactor } from "./redact";
 import { batchesOf, Submission } from "./submission";
 import { refreshStatuses, waitUntilFinished, WaitTimeoutError } from "./waiting";
@@ -18,41 +18,20 @@ import {
   type OptOutDeclaration,
 } from "./inputs";
 import { revealed, wireSecret, type WireSecret } from "../accounts/wire-secret";
-import { accountChange, accountOutputs, boundAccount, checkAccountConnection, declaredAccount, type AccountOutputs } from "../accounts/binding";
+import { accountChange, accountChanges, accountOutputs, boundAccount, checkAccountConnection, declaredAccount } from "../accounts/binding";
+import type { PiiOptOutRequestOutputs } from "../schema/resource-records";
 import type { AccountNeed } from "../connection-check/probe";
 import { identifierSetDigest, newDigestSalt, type IdentifierKind } from "./digest";
 import { buildReceipt, type PiiOptOutReceipt } from "./receipt";
 import { describeVerification, verifyDeletion, type DeletionVerification } from "./verification";
 
-/** The outputs recorded in the state. Personal values are secret markers; the rest is plain (the account included). */
-export interface PiiOptOutOutputs extends AccountOutputs {
-  viewerIds?: WireSecret<string[]>;
-  userIds?: WireSecret<string[]>;
-  notificationEmails?: WireSecret<string[]>;
-  identifierKind: IdentifierKind;
-  identifierCount: number;
-  /** Salted scrypt digest of the identifier set (provider/pii/digest.ts), and its salt. */
-  identifierDigest: string;
-  identifierDigestSalt: string;
-  /** Every request that processes the identifiers, submitted or adopted. */
-  requests: TrackedRequest[];
-  status: OverallStatus;
-  batchCount: number;
-  batchesSubmitted: number;
-  /** Identifiers the service already had (processed by adopted requests, or untracked). */
-  previouslySubmitted: number;
-  /** Previously submitted identifiers whose earlier request the list did not show. */
-  untracked: number;
-  waitForCompletion: boolean;
-  waitTimeoutSeconds: number;
-  pollIntervalSeconds: number;
-  verifyDeletion: boolean;
-  resourceName?: string;
-  /** The deletion check after FINISHED (provider/pii/verification.ts); absent before it or with `verifyDeletion` false. */
-  verification?: DeletionVerification;
-  /** The audit receipt (provider/pii/receipt.ts). */
-  receipt: PiiOptOutReceipt;
-}
+/**
+ * The outputs recorded in the state (./opt-out-properties.ts): the personal lists as secret markers,
+ * which the engine stores encrypted whatever the host; the rest plain (the account included).
+ */
+export type PiiOptOutOutputs = Omit<PiiOptOutRequestOutputs, (typeof PERSONAL_PROPERTIES)[number]> & {
+  [Property in (typeof PERSONAL_PROPERTIES)[number]]?: WireSecret<string[]>;
+};
 
 /** The parts of stored outputs the host reads back (tolerant: older or partial states parse too). */
 const StoredOutputs = z.looseObject({
@@ -239,7 +218,7 @@ function failureOf(run: OptOutRun, action: string, error: unknown): Error {
   const hint = error instanceof InternalServerError || error instanceof RateLimitError ? " (spec 7: retry after several minutes)" : "";
   const cause = `${error instanceof Error ? error.message : String(error)}${hint}`;
   const made = run.progress.requests.length > 0 || run.progress.batchesSubmitted > 0;
-  if (!made) return new Error(run.redact(`${label}: ${action} failed: ${cause}`));
+  if (!made) return new InsightsError(run.redact(`${label}: ${action} failed: ${cause}`));
   const timedOut = error instanceof WaitTimeoutError;
   const message = run.redact(
     `${label}: ${timedOut ? `requests are ${cause}` : `${action} failed: ${cause}`}. The requests made so far are recorded ` +
@@ -248,7 +227,7 @@ function failureOf(run: OptOutRun, action: string, error: unknown): Error {
         ? "the next `pulumi up` resumes waiting and submits nothing again"
         : "the next `pulumi up` resumes from there and makes none of them again"),
   );
-  return new PartialFailureError(message, run.id, { ...outputsOf(run) }, [message]);
+  return new ResourcePartialFailureError(message, run.id, { ...outputsOf(run) }, [message]);
 }
 
 /** A thrown value with the personal data of `inputs` redacted, for calls that have no run yet. */
@@ -258,7 +237,7 @@ function redactedError(inputs: Record<string, unknown>, action: string, error: u
     return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
   });
   const message = error instanceof Error ? error.message : String(error);
-  return new Error(redactor(personal)(`PiiOptOutRequest: ${action} failed: ${message}`));
+  return new InsightsError(redactor(personal)(`PiiOptOutRequest: ${action} failed: ${message}`));
 }
 
 function declaredFrom(inputs: Record<string, unknown>, action: string): OptOutDeclaration {
@@ -272,7 +251,7 @@ function declaredFrom(inputs: Record<string, unknown>, action: string): OptOutDe
 /** The run of a resource from its stored outputs and (new) inputs, in `account`. */
 function runFrom(id: string, olds: Record<string, unknown>, declaration: OptOutDeclaration, action: string, account: string | undefined): OptOutRun {
   const parsed = StoredOutputs.safeParse(olds);
-  if (!parsed.success) throw redactedError(olds, action, new Error(`the stored outputs of ${id} are not those of a PiiOptOutRequest: ${z.prettifyError(parsed.error)}`));
+  if (!parsed.success) throw redactedError(olds, action, new InsightsError(`the stored outputs of ${id} are not those of a PiiOptOutRequest: ${z.prettifyError(parsed.error)}`));
   const stored = parsed.data;
   const run = runOf(id, declaration, stored.identifierDigestSalt, stored.identifierDigest, { requests: stored.requests, batchesSubmitted: stored.batchesSubmitted }, account);
   if (stored.verification !== undefined && declaration.verifyDeletion) run.verification = stored.verification;
@@ -317,7 +296,7 @@ function accountNeeds(news: Record<string, unknown>): AccountNeed[] {
  * identifiers in requests of at most 100, waits for FINISHED, checks the deletion, and keeps the
  * personal data out of everything it prints, throws or stores in plain text (identifiers and
  * addresses are answered as secret markers, accounts/wire-secret.ts). The dynamic-provider host
- * (provider/host/pii-opt-out-request.ts) and the provider plugin adapt it.
+ * (provider/host/pii-opt-out-request-adapter.ts) and the provider plugin adapt it.
  */
 export const piiOptOutRequestCore: ResourceCore<PiiOptOutOutputs> = {
   /**
@@ -336,7 +315,7 @@ export const piiOptOutRequestCore: ResourceCore<PiiOptOutOutputs> = {
    * Identifiers and addresses are create-only: a change replaces the resource (create first: the new
    * one submits only what is new, the service ignoring the rest). Wait settings update in place, and
    * so does a resource whose submission or wait is unfinished, so that the next `up` resumes it.
-   * Another account replaces it (README "Accounts"): its requests are of the old account.
+   * Another account replaces it (docs/configuration.md "Accounts"): its requests are of the old account.
    */
   async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<PlannedDiff> {
     const account = accountChange(labelOf(storedDeclaration(olds), id), olds, news);
@@ -364,7 +343,16 @@ export const piiOptOutRequestCore: ResourceCore<PiiOptOutOutputs> = {
     if (unfinished && replaces.length === 0) {
       report(`${labelOf(before)}: status ${stored.status ?? "unknown"}; the update resumes the submission or the wait (no request is made again)`);
     }
-    return { changes: replaces.length > 0 || settings.length > 0 || unfinished || account.changed, replaces };
+    // Where: each replaced personal list (compared as sets above, never again), each wait setting, the account.
+    const paths: PropertyChanges = {};
+    for (const property of PERSONAL_PROPERTIES.filter((candidate) => replaces.includes(candidate))) {
+      paths[property] = { kind: olds[property] === undefined ? "add" : news[property] === undefined ? "delete" : "update", replace: true };
+    }
+    for (const property of settings) {
+      paths[property] = { kind: changeKind(olds[property], news[property] ?? OPT_OUT_DEFAULTS[property as keyof typeof OPT_OUT_DEFAULTS]) ?? "update", replace: false };
+    }
+    Object.assign(paths, accountChanges(olds, news, { accountReplaced: account.replace }));
+    return { changes: replaces.length > 0 || settings.length > 0 || unfinished || account.changed, replaces, paths };
   },
 
   /** Submits the identifiers in batches of 100 and, by default, waits until every request is FINISHED. */
@@ -395,7 +383,7 @@ export const piiOptOutRequestCore: ResourceCore<PiiOptOutOutputs> = {
       // Refresh checks the deletion again: the figures move as the service finishes deleting.
       await verify(run);
     } catch (error) {
-      throw new Error(run.redact(`${labelOf(run.declaration, id)}: read failed: ${error instanceof Error ? error.message : String(error)}`));
+      throw new InsightsError(run.redact(`${labelOf(run.declaration, id)}: read failed: ${error instanceof Error ? error.message : String(error)}`));
     }
     return { id, outputs: outputsOf(run) };
   },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PII_STATUSES } from "../schema";
+import type * as records from "../schema/resource-records";
 
 /**
  * What a PiiOptOutRequest resource knows about its opt-out requests, as kept in its outputs: the
@@ -8,47 +9,22 @@ import { PII_STATUSES } from "../schema";
  */
 
 /** @internal One opt-out request that processes some of the resource's identifiers (spec 2.9, 3.1). */
-export const TrackedRequest = z.object({
-  /** The service's request id. */
-  id: z.string().min(1),
-  /** Its state when last read (spec 3.1). */
-  status: z.enum(PII_STATUSES),
-  /**
-   * `submitted`: made by this resource's POST. `adopted`: made earlier (by another resource, the
-   * console or a previous run) for identifiers the service reported as previously submitted.
-   */
-  origin: z.enum(["submitted", "adopted"]),
-  /** How many of this resource's identifiers the request processes. */
-  identifiers: z.number().int().nonnegative(),
-  /** The POST answer's counts (spec 2.9; `ignored` per docs/api.md 10.3); submitted requests only. */
-  created: z.number().int().nonnegative().optional(),
-  ignored: z.number().int().nonnegative().optional(),
-  /** When the service created it and when it became FINISHED (spec 2.9 `created_at`, `updated_at`), once read. */
-  createdAt: z.string().optional(),
-  finishedAt: z.string().optional(),
-});
-/** A {@link TrackedRequest}. */
-export interface TrackedRequest {
-  /** The service's request id. */
-  id: string;
-  /** Its state when last read (spec 3.1). */
-  status: "ENQUEUED" | "STARTED" | "FINISHED";
-  /**
-   * `submitted`: made by this resource's POST. `adopted`: made earlier (by another resource, the
-   * console or a previous run) for identifiers the service reported as previously submitted.
-   */
-  origin: "submitted" | "adopted";
-  /** How many of this resource's identifiers the request processes. */
-  identifiers: number;
-  /** The POST answer's `created` count (spec 2.9); submitted requests only. */
-  created?: number;
-  /** The POST answer's `ignored` count (docs/api.md 10.3); submitted requests only. */
-  ignored?: number;
-  /** When the service created it (spec 2.9 `created_at`), once read. */
-  createdAt?: string;
-  /** When it became FINISHED (spec 2.9 `updated_at`), once read. */
-  finishedAt?: string;
-}
+export const TrackedRequest = z
+  .object({
+    id: z.string().min(1).describe("The service's request id."),
+    status: z.enum(PII_STATUSES).describe("Its state when last read (spec 3.1)."),
+    origin: z
+      .enum(["submitted", "adopted"])
+      .describe("`submitted`: made by this resource's POST. `adopted`: made earlier (by another resource, the console or a previous run) for identifiers the service reported as previously submitted."),
+    identifiers: z.number().int().nonnegative().describe("How many of this resource's identifiers the request processes."),
+    created: z.number().int().nonnegative().optional().describe("The POST answer's `created` count (spec 2.9); submitted requests only."),
+    ignored: z.number().int().nonnegative().optional().describe("The POST answer's `ignored` count (docs/api.md 10.3); submitted requests only."),
+    createdAt: z.string().optional().describe("When the service created it (spec 2.9 `created_at`), once read."),
+    finishedAt: z.string().optional().describe("When it became FINISHED (spec 2.9 `updated_at`), once read."),
+  })
+  .describe("One opt-out request that processes some of a resource's identifiers (spec 2.9, 3.1).");
+/** A {@link TrackedRequest} (provider/schema/resource-records.ts, written from it). */
+export type TrackedRequest = records.TrackedRequest;
 
 /** @internal The progress of a resource's submission, as stored in its outputs. */
 export const SubmissionProgress = z.object({
@@ -65,11 +41,16 @@ export interface SubmissionProgress {
 }
 
 /**
+ * @internal
  * The resource's overall status: `SUBMITTING` while batches remain, else the least advanced state
  * of its requests (spec 3.1), or `UNTRACKED` when no request can be followed (every identifier was
  * submitted before, by requests the list no longer reaches).
  */
-export type OverallStatus = "SUBMITTING" | (typeof PII_STATUSES)[number] | "UNTRACKED";
+export const OverallStatus = z
+  .enum(["SUBMITTING", ...PII_STATUSES, "UNTRACKED"])
+  .describe("The least advanced status of the requests, or SUBMITTING while batches remain, or UNTRACKED when no request can be followed.");
+/** An {@link OverallStatus} (provider/schema/resource-records.ts, written from it). */
+export type OverallStatus = records.OverallStatus;
 
 /** See {@link OverallStatus}. */
 export function overallStatus(progress: SubmissionProgress, batchCount: number): OverallStatus {

@@ -1,5 +1,7 @@
-import type { DeletionVerification } from "./verification";
+import { z } from "zod";
 import { packageVersion } from "../client/core/version";
+import type * as records from "../schema/resource-records";
+import { DeletionVerification } from "./verification";
 
 /**
  * The receipt of a PII opt-out: one JSON document, stable in shape, for an audit trail. It answers
@@ -13,52 +15,45 @@ import { packageVersion } from "../client/core/version";
 /** The `format` of receipts of this shape. */
 export const RECEIPT_FORMAT = "pulumi-insights/pii-opt-out-receipt@1";
 
-/** One opt-out request of a receipt. */
-export interface ReceiptRequest {
-  /** The service's request id (docs/api.md 2.9). */
-  id: string;
-  /** Its state when last read: ENQUEUED, STARTED or FINISHED (docs/api.md 3.1). */
-  status: string;
-  /** When the service created it, as the service wrote it (docs/api.md 2.9 `created_at`), when known. */
-  createdAt?: string;
-  /** When it reached FINISHED (its `updated_at` once FINISHED), when known. */
-  finishedAt?: string;
-  /** How many of the set's identifiers it processes. */
-  identifiers: number;
-  /** `submitted` by this resource, or `adopted` (made earlier, for identifiers previously submitted). */
-  origin?: "submitted" | "adopted";
-}
+/** @internal One opt-out request of a receipt. */
+export const ReceiptRequest = z
+  .object({
+    id: z.string().describe("The service's request id (spec 2.9)."),
+    status: z.string().describe("Its state when last read: ENQUEUED, STARTED or FINISHED (spec 3.1)."),
+    createdAt: z.string().optional().describe("When the service created it, as the service wrote it (spec 2.9 `created_at`), when known."),
+    finishedAt: z.string().optional().describe("When it reached FINISHED (its `updated_at` once FINISHED), when known."),
+    identifiers: z.number().int().describe("How many of the set's identifiers it processes."),
+    origin: z.enum(["submitted", "adopted"]).optional().describe("`submitted` by this resource, or `adopted` (made earlier, for identifiers previously submitted)."),
+  })
+  .describe("One request of a receipt.");
+/** A {@link ReceiptRequest} (provider/schema/resource-records.ts, written from it). */
+export type ReceiptRequest = records.ReceiptRequest;
 
-/** A receipt, its shape named by `format` (`pulumi-insights/pii-opt-out-receipt@1`). */
-export interface PiiOptOutReceipt {
-  /** The receipt's shape and its version, `pulumi-insights/pii-opt-out-receipt@1`; a change that removes or renames a member gets a new version. */
-  format: typeof RECEIPT_FORMAT;
-  /** `pulumi-insights/<version>`: the package that made the receipt. */
-  generatedBy: string;
-  /** The time of the last event the receipt reports (ISO 8601): the deletion check, else the last request finished or made. */
-  generatedAt: string;
-  /** The least advanced state of the requests (FINISHED once every request is). */
-  status: string;
-  /** Every opt-out request made for the set (at most 100 identifiers each, docs/api.md 4.10). */
-  requests: ReceiptRequest[];
-  /** The identifier set, by count and digest only: a receipt names nobody. */
-  identifiers: {
-    /** `viewer` or `user`. */
-    kind: string;
-    /** Distinct identifiers in the set. */
-    count: number;
-    /** Identifiers the requests processed as new (the POST answers' `created`), when known. */
-    created?: number;
-    /** Identifiers the service already had from earlier requests. */
-    previouslySubmitted: number;
-    /** The salted scrypt digest of the set (digest.ts) and its salt: whoever holds the list can check it. */
-    digest: string;
-    /** The hex salt of `digest`, for {@link identifierSetDigest}; not secret. */
-    digestSalt: string;
-  };
-  /** The deletion check after FINISHED (verification.ts), when it ran. */
-  verification?: DeletionVerification;
-}
+/** @internal A receipt, its shape named by `format` (`pulumi-insights/pii-opt-out-receipt@1`). */
+export const PiiOptOutReceipt = z
+  .object({
+    format: z
+      .literal(RECEIPT_FORMAT)
+      .describe(`The receipt's shape and its version, \`${RECEIPT_FORMAT}\`; a change that removes or renames a member gets a new version.`),
+    generatedBy: z.string().describe("`pulumi-insights/<version>`: the package that made the receipt."),
+    generatedAt: z.string().describe("The time of the last event the receipt reports (ISO 8601): the deletion check, else the last request finished or made."),
+    status: z.string().describe("The least advanced state of the requests (FINISHED once every request is)."),
+    requests: z.array(ReceiptRequest).describe("Every opt-out request made for the set (at most 100 identifiers each, spec 4.10)."),
+    identifiers: z
+      .object({
+        kind: z.string().describe("`viewer` or `user`."),
+        count: z.number().int().describe("Distinct identifiers in the set."),
+        created: z.number().int().optional().describe("Identifiers the requests processed as new (the POST answers' `created`), when known."),
+        previouslySubmitted: z.number().int().describe("Identifiers the service already had from earlier requests."),
+        digest: z.string().describe("The salted scrypt digest of the set (provider/pii/digest.ts): whoever holds the list can check it."),
+        digestSalt: z.string().describe("The hex salt of `digest`, for `identifierSetDigest`; not secret."),
+      })
+      .describe("The identifier set, by count and digest only: a receipt names nobody."),
+    verification: DeletionVerification.optional().describe("The deletion check after FINISHED (provider/pii/verification.ts), when it ran."),
+  })
+  .describe("The audit receipt of an opt-out request: names no identifier.");
+/** A {@link PiiOptOutReceipt} (provider/schema/resource-records.ts, written from it). */
+export type PiiOptOutReceipt = records.PiiOptOutReceipt;
 
 /** What a receipt is made of. */
 export type ReceiptParts = Omit<PiiOptOutReceipt, "format" | "generatedBy">;

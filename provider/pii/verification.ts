@@ -1,4 +1,6 @@
+import { z } from "zod";
 import type { SessionsApi } from "../client";
+import type * as records from "../schema/resource-records";
 import { identifierSetDigest, type IdentifierKind } from "./digest";
 
 /**
@@ -10,31 +12,31 @@ import { identifierSetDigest, type IdentifierKind } from "./digest";
  */
 
 /** The retention window of viewer data asked for (docs/api.md 8: 30 days; 90 by arrangement is not assumed). */
-export const VERIFICATION_WINDOW_DAYS = 30;
+const VERIFICATION_WINDOW_DAYS = 30;
 
-/** An identifier whose data is still present: its position in the resource's canonical (sorted) list and a salted digest, never the value. */
-export interface StillPresentIdentifier {
-  /** Zero-based position in the sorted, de-duplicated list of the resource's identifiers. */
-  position: number;
-  /** The salted scrypt digest of that one identifier (provider/pii/digest.ts), with the resource's salt. */
-  digest: string;
-}
+/** @internal An identifier whose data is still present: its position in the resource's canonical (sorted) list and a salted digest, never the value. */
+export const StillPresentIdentifier = z
+  .object({
+    position: z.number().int().describe("Zero-based position in the sorted, de-duplicated list of the resource's identifiers."),
+    digest: z.string().describe("The salted scrypt digest of that one identifier (provider/pii/digest.ts), with the resource's salt."),
+  })
+  .describe("An identifier whose sessions are still returned, by position and digest (never the value).");
+/** A {@link StillPresentIdentifier} (provider/schema/resource-records.ts, written from it). */
+export type StillPresentIdentifier = records.StillPresentIdentifier;
 
-/** The figures of one verification, as the resource's `verification` output holds them. */
-export interface DeletionVerification {
-  /** When the check found these figures (ISO 8601); a later check that finds the same keeps it. */
-  checkedAt: string;
-  /** Identifiers asked for. */
-  checked: number;
-  /** Identifiers with no session in the window. */
-  clean: number;
-  /** Identifiers whose sessions are still returned (the service may still be deleting). */
-  stillPresent: number;
-  /** Identifiers that cannot be checked (user ids) or whose check failed. */
-  notVerifiable: number;
-  /** Where the still-present identifiers stand, by position and digest. */
-  stillPresentIdentifiers: StillPresentIdentifier[];
-}
+/** @internal The figures of one verification, as the resource's `verification` output holds them. */
+export const DeletionVerification = z
+  .object({
+    checkedAt: z.string().describe("When the check found these figures (ISO 8601); a later check that finds the same keeps it."),
+    checked: z.number().int().describe("Identifiers asked for."),
+    clean: z.number().int().describe("Identifiers with no session in the window."),
+    stillPresent: z.number().int().describe("Identifiers whose sessions are still returned (the service may still be deleting)."),
+    notVerifiable: z.number().int().describe("Identifiers that cannot be checked (user ids) or whose check failed."),
+    stillPresentIdentifiers: z.array(StillPresentIdentifier).describe("Where the still-present identifiers stand, by position and digest."),
+  })
+  .describe("The figures of one deletion check after FINISHED.");
+/** A {@link DeletionVerification} (provider/schema/resource-records.ts, written from it). */
+export type DeletionVerification = records.DeletionVerification;
 
 /** What {@link verifyDeletion} needs to know about the resource. */
 export interface VerificationSubject {

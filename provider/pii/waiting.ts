@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { NotFoundError } from "../client/core/errors";
+import { InsightsError, NotFoundError } from "../client/core/errors";
 import type { PiiApi } from "../client/pii";
 import { MINUTE_MS } from "../client/core/time-range";
 import { describeStatuses, isSettled, type SubmissionProgress } from "./progress";
@@ -25,10 +25,9 @@ export interface WaitOptions {
 }
 
 /** The wait ended before every request was FINISHED; the requests stay tracked. */
-export class WaitTimeoutError extends Error {
+export class WaitTimeoutError extends InsightsError {
   constructor(readonly waitedMs: number, readonly statuses: string) {
     super(`not FINISHED after waiting ${formatElapsed(waitedMs)} (${statuses})`);
-    this.name = "WaitTimeoutError";
   }
 }
 

@@ -1,30 +1,59 @@
-import type { PlannedDiff, PropertyFailure, ResourceCore } from "../accounts/calls";
+import type { PlannedDiff, PropertyChange, PropertyChanges, PropertyFailure, ResourceCore } from "../accounts/calls";
 import { wireSecret } from "../accounts/wire-secret";
-import { BOOLEAN_DEFAULTS, MANAGED_PROPERTIES } from "../saved-filters/model/declared";
-import type { DetailedDiff } from "./detailed-diff";
-import type { DiffAnswer, Failure, ResourceAdapter } from "./resources";
+import { InsightsError } from "../client/core/errors";
+import { declaredProperties } from "../saved-filters/model/state";
 import { containsSecret, revealed, type PropertyMap } from "./wire";
 import { literalPattern } from "../text/regexp";
 
 /**
  * The plugin's adapter of a resource's core (accounts/calls.ts `ResourceCore`), the counterpart of
- * the dynamic host's (host/runtime.ts `dynamicProvider`): the same core, answered in the
+ * the dynamic host's (host/dynamic-provider.ts `dynamicProvider`): the same core, answered in the
  * protocol's forms (docs/provider-plugins.md rules 7 to 11). Check failures at their exact property
- * path; Diff with the detailed diff at property paths; Read of an id alone answers the inputs a
+ * path; Diff as the core plans it, its changed paths forwarded as the detailed diff; Read of an id alone answers the inputs a
  * program declares (`pulumi import`); a partial failure passes through to the server, which sends
  * it as ErrorResourceInitFailed (./server.ts). Secrets: the core sees plain values, and what was
  * secret in the engine's call is secret again in the answer (rule 6).
  */
 
+/** What every call is about: the resource's URN, name and type token (sent by the engine beside the URN). */
+export interface ResourceCall {
+  urn: string;
+  name: string;
+  type: string;
+}
+
+/** A property path and what is wrong there (Check's and Invoke's failures). */
+export interface Failure {
+  property: string;
+  reason: string;
+}
+
+/**
+ * What Diff answers (docs/provider-plugins.md rule 8). `detailedDiff` keys are property paths;
+ * `inputDiff` says the old side was the old inputs, not the recorded outputs (default false).
+ */
+export interface DiffAnswer {
+  changes: "some" | "none" | "unknown";
+  replaces?: string[];
+  deleteBeforeReplace?: boolean;
+  detailedDiff?: Record<string, PropertyChange & { inputDiff?: boolean }>;
+}
+
+/** One resource type as the plugin serves it. */
+export interface ResourceAdapter {
+  check(call: ResourceCall & { olds: PropertyMap; news: PropertyMap }): Promise<{ inputs: PropertyMap; failures: Failure[] }>;
+  diff(call: ResourceCall & { id: string; olds: PropertyMap; news: PropertyMap; oldInputs: PropertyMap; ignoreChanges: string[] }): Promise<DiffAnswer>;
+  create(call: ResourceCall & { properties: PropertyMap; preview: boolean; timeoutSeconds: number }): Promise<{ id: string; outputs: PropertyMap }>;
+  /** An answer without `id` says the object is gone; with the id alone in the call, it is an import (rule 10). */
+  read(call: ResourceCall & { id: string; properties: PropertyMap; inputs: PropertyMap }): Promise<{ id?: string; outputs: PropertyMap; inputs?: PropertyMap }>;
+  update(call: ResourceCall & { id: string; olds: PropertyMap; news: PropertyMap; oldInputs: PropertyMap; preview: boolean; timeoutSeconds: number }): Promise<{ outputs: PropertyMap }>;
+  delete(call: ResourceCall & { id: string; properties: PropertyMap; oldInputs: PropertyMap }): Promise<void>;
+}
+
 /** What the plugin adds to a core to serve it. */
 export interface CoreService<Outputs extends object> {
   /** The resource's core. */
   core: ResourceCore<Outputs>;
-  /**
-   * The detailed diff of the recorded outputs `olds` against the declared `news` (./detailed-diff.ts),
-   * given what the core planned (its replacements: a moved account).
-   */
-  detailedDiff(olds: PropertyMap, news: PropertyMap, planned: PlannedDiff): DetailedDiff;
   /**
    * The inputs a program would declare for an object whose outputs are `outputs`: what Read of an
    * id alone answers, from which `pulumi import` writes the declaration.
@@ -64,11 +93,11 @@ function isBelow(path: string, ignored: string): boolean {
 
 /**
  * The Diff answer of a core's plan: the core decides whether anything changes and what replaces the
- * object; the detailed diff says where. A change the detailed diff cannot place is answered without
- * one (the engine then compares the inputs itself), and paths under `ignoreChanges` are left out: a
- * plan whose every change is ignored changes nothing.
+ * object; `detailed`, its changed paths, says where. A change the plan cannot place is answered
+ * without a detailed diff (the engine then compares the inputs itself), and paths under
+ * `ignoreChanges` are left out: a plan whose every change is ignored changes nothing.
  */
-export function plannedAnswer(planned: PlannedDiff, detailed: DetailedDiff, ignoreChanges: readonly string[]): DiffAnswer {
+export function plannedAnswer(planned: Pick<PlannedDiff, "changes" | "replaces">, detailed: PropertyChanges, ignoreChanges: readonly string[]): DiffAnswer {
   if (!planned.changes) return { changes: "none", replaces: [], detailedDiff: {} };
   const kept = Object.fromEntries(Object.entries(detailed).filter(([path]) => !ignoreChanges.some((ignored) => isBelow(path, ignored))));
   if (Object.keys(detailed).length === 0) return { changes: "some", replaces: planned.replaces };
@@ -77,7 +106,7 @@ export function plannedAnswer(planned: PlannedDiff, detailed: DetailedDiff, igno
 }
 
 /** The adapter of `service`'s core. */
-export function coreAdapter<Outputs extends object>({ core, detailedDiff, importedInputs, notImportable }: CoreService<Outputs>): ResourceAdapter {
+export function coreAdapter<Outputs extends object>({ core, importedInputs, notImportable }: CoreService<Outputs>): ResourceAdapter {
   return {
     async check({ olds, news }) {
       const secrets = secretKeys(news);
@@ -86,9 +115,8 @@ export function coreAdapter<Outputs extends object>({ core, detailedDiff, import
     },
 
     async diff({ id, olds, news, ignoreChanges }) {
-      const [before, after] = [revealed(olds), revealed(news)];
-      const planned = await core.diff(id, before, after);
-      return plannedAnswer(planned, detailedDiff(before, after, planned), ignoreChanges);
+      const planned = await core.diff(id, revealed(olds), revealed(news));
+      return plannedAnswer(planned, planned.paths, ignoreChanges);
     },
 
     async create({ properties }) {
@@ -99,7 +127,7 @@ export function coreAdapter<Outputs extends object>({ core, detailedDiff, import
     async read({ id, properties, inputs }) {
       // The id alone (rule 10): an import, answered with the inputs a program would declare.
       const importing = Object.keys(properties).length === 0 && Object.keys(inputs).length === 0;
-      if (importing && importedInputs === undefined) throw new Error(`cannot import ${JSON.stringify(id)}: ${notImportable ?? "this resource is not imported by id"}`);
+      if (importing && importedInputs === undefined) throw new InsightsError(`cannot import ${JSON.stringify(id)}: ${notImportable ?? "this resource is not imported by id"}`);
       const found = await core.read(id, revealed(properties));
       if (found === undefined) return { outputs: {} };
       const outputs = withSecrets(found.outputs, secretKeys(properties));
@@ -118,15 +146,11 @@ export function coreAdapter<Outputs extends object>({ core, detailedDiff, import
 }
 
 /**
- * What a program declares for a saved filter the account holds: its managed properties
- * (saved-filters/model/declared.ts), those at the API's defaults left out, as a program leaves them
- * out; the account is the provider's own (an import reads with the provider's settings).
+ * What a program declares for a saved filter the account holds: its managed properties, those at
+ * the API's defaults left out, as a program leaves them out (saved-filters/model/state.ts
+ * `declaredProperties`); the account is the provider's own (an import reads with the provider's
+ * settings).
  */
 export function savedFilterImportedInputs(outputs: object): PropertyMap {
-  const state = outputs as Record<string, unknown>;
-  const defaults: Record<string, unknown> = BOOLEAN_DEFAULTS;
-  return Object.fromEntries(MANAGED_PROPERTIES.flatMap((property) => {
-    const value = state[property];
-    return value === undefined || value === null || value === defaults[property] ? [] : [[property, value]];
-  }));
+  return declaredProperties(outputs as Record<string, unknown>);
 }

@@ -37,7 +37,7 @@ export async function main(args: readonly string[]): Promise<void> {
   if (engineAddress === undefined) {
     process.stderr.write(
       "usage: pulumi-resource-insights <engine address>\n" +
-        "The Pulumi engine starts this provider plugin itself: point a Pulumi.yaml at the package's plugin folder (plugins.providers) or run `pulumi package add` with it.\n",
+        "The Pulumi engine starts this provider plugin itself: install it with `pulumi plugin install resource insights <version>` or `pulumi package add insights@<version>`, or point a Pulumi.yaml at the package's plugin folder (plugins.providers).\n",
     );
     process.exitCode = 2;
     return;

@@ -6,6 +6,7 @@ import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { InsightsError } from "../client/core/errors";
 import { packageVersion } from "../client/core/version";
 import { reportThrough } from "../accounts/runtime";
 import { inertLines } from "../text/inert";
@@ -13,7 +14,9 @@ import { checkConfig, configure, diffConfig } from "./configuration";
 import type { EngineLog } from "./engine-log";
 import { invoke } from "./functions";
 import { PACKAGE_SCHEMA_TEXT } from "./package-schema";
-import { adapterOf, isPartialFailure, NotServedError, type DiffAnswer, type Failure, type ResourceCall } from "./resources";
+import type { DiffAnswer, Failure, ResourceCall } from "./core-adapter";
+import { adapterOf, isPartialFailure, NotServedError } from "./resources";
+import { urnParts } from "./tokens";
 import { propertiesOf, structOf } from "./wire";
 
 /**
@@ -34,7 +37,9 @@ interface AddressedRequest {
 }
 
 function resourceCall(request: AddressedRequest): ResourceCall {
-  return { urn: request.getUrn(), name: request.getName(), type: request.getType() };
+  // Engines before Pulumi 3.131 send the URN alone: its type and name are read from it then.
+  const fromUrn = urnParts(request.getUrn());
+  return { urn: request.getUrn(), name: request.getName() || fromUrn.name, type: request.getType() || fromUrn.type };
 }
 
 /**
@@ -114,7 +119,7 @@ export function diffResponse(answer: DiffAnswer): providerProto.DiffResponse {
     for (const [path, change] of Object.entries(answer.detailedDiff)) {
       const entry = new providerProto.PropertyDiff();
       entry.setKind(KINDS[change.kind][change.replace ? 1 : 0]);
-      entry.setInputdiff(change.inputDiff);
+      entry.setInputdiff(change.inputDiff ?? false);
       detailed.set(path, entry);
       diffs.add(topLevelProperty(path));
       if (change.replace) replaces.add(topLevelProperty(path));
@@ -165,7 +170,10 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
   function resourceMethod<Request extends AddressedRequest, Response>(
     serve: (adapter: ReturnType<typeof adapterOf>, call: ResourceCall, request: Request) => Promise<Response>,
   ): grpc.handleUnaryCall<Request, Response> {
-    return unary((request: Request) => serve(adapterOf(request.getType()), resourceCall(request), request), (request) => request.getUrn());
+    return unary((request: Request) => {
+      const call = resourceCall(request);
+      return serve(adapterOf(call.type), call, request);
+    }, (request) => request.getUrn());
   }
 
   return {
@@ -176,7 +184,7 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
     }),
 
     getSchema: unary((request: providerProto.GetSchemaRequest) => {
-      if (request.getVersion() !== 0) throw new Error(`unsupported schema version ${request.getVersion()}: this plugin serves version 0`);
+      if (request.getVersion() !== 0) throw new InsightsError(`unsupported schema version ${request.getVersion()}: this plugin serves version 0`);
       const response = new providerProto.GetSchemaResponse();
       response.setSchema(PACKAGE_SCHEMA_TEXT);
       return response;
@@ -219,7 +227,7 @@ export function resourceProviderService({ log }: ProviderServiceOptions): Partia
     }),
 
     cancel: unary(() => {
-      cancellation.abort(new Error("the engine cancelled the operation"));
+      cancellation.abort(new InsightsError("the engine cancelled the operation"));
       return new Empty();
     }),
 

@@ -30,3 +30,15 @@ export const functionToken = dataSourceToken;
 export function unknownToken(kind: "resource type" | "function", token: string, tokens: readonly string[]): string {
   return `${JSON.stringify(token)} is not a ${kind} of the ${PACKAGE_NAME} package; ${describeChoices(token, tokens, `${kind}s`)}`;
 }
+
+/**
+ * The type token and name a resource's URN holds: `urn:pulumi:<stack>::<project>::<qualified
+ * type>::<name>`, the type being the last `$`-separated part of the qualified type (a component's
+ * children qualify theirs with their parents'), the name everything after it. Empty for a text that
+ * is not a URN.
+ */
+export function urnParts(urn: string): { type: string; name: string } {
+  const parts = urn.split("::");
+  if (!urn.startsWith("urn:pulumi:") || parts.length < 4) return { type: "", name: "" };
+  return { type: parts[2]!.split("$").pop()!, name: parts.slice(3).join("::") };
+}

@@ -5,6 +5,4 @@
 export { SavedFilter, type SavedFilterArgs } from "./saved-filter/resource";
 export { SavedFilterSet, type SavedFilterSetArgs, type SavedFilterSetMember, type SavedFilterSetMemberArgs, type SavedFilterSpec } from "./saved-filter/set-resource";
 export { PiiOptOutRequest, type PiiOptOutRequestArgs } from "./pii-opt-out-request/resource";
-export type { OverallStatus, TrackedRequest } from "../pii/progress";
-export type { DeletionVerification, PiiOptOutReceipt, ReceiptRequest, StillPresentIdentifier } from "../pii";
-export type { RecordedAccount } from "../accounts/binding";
+export type { DeletionVerification, OverallStatus, PiiOptOutReceipt, ReceiptRequest, RecordedAccount, StillPresentIdentifier, TrackedRequest } from "../schema/resource-records";

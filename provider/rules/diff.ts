@@ -8,7 +8,7 @@
  * every property changed.
  */
 import { canonicalRules, rulesEqual } from "./canonical";
-import { isRuleGroup, TAG_FIELD, type RuleGroup, type RuleLeaf, type RuleNode } from "./tree";
+import { isRuleGroup, PREVIEW_UNKNOWN, TAG_FIELD, type RuleGroup, type RuleLeaf, type RuleNode } from "./tree";
 
 /** The first column of a line: unchanged, only in the old tree, only in the new one. */
 type Sign = " " | "-" | "+";
@@ -208,4 +208,71 @@ export function describeRulesDiff(oldTree: RuleGroup, newTree: RuleGroup): strin
   const out = new Lines();
   diffGroups(out, 0, rootOf(oldTree), rootOf(newTree));
   return `${out.lines.join("\n")}\n`;
+}
+
+/** A change at a path of a rule tree (`rules.rules[1].value`): added, deleted or updated there. */
+export interface RuleTreeChange {
+  /** The path, from the tree's own path given to {@link ruleTreeChanges}. */
+  path: string;
+  kind: "add" | "delete" | "update";
+}
+
+/** True for something shaped like a rule group (`op` and a list of `rules`). */
+function isGroupShape(value: unknown): value is RuleGroup {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as RuleGroup).op === "string" && Array.isArray((value as RuleGroup).rules);
+}
+
+/** The changes between two nodes at the same path: none when they mean the same. */
+function nodeChanges(before: RuleNode, after: RuleNode, path: string): RuleTreeChange[] {
+  if (keyOf(before) === keyOf(after)) return [];
+  if (isRuleGroup(before) && isRuleGroup(after)) return groupChanges(before, after, path);
+  if (isRuleGroup(before) || isRuleGroup(after)) return [{ path, kind: "update" }];
+  const changes: RuleTreeChange[] = [];
+  // `key` means something only on a Tag leaf (canonical.ts): elsewhere it is no change.
+  const keyMatters = before.field === TAG_FIELD || after.field === TAG_FIELD;
+  for (const property of ["field", "key", "op", "value"] as const) {
+    if (property === "key" && !keyMatters) continue;
+    const [old, current] = [before[property], after[property]];
+    if (old === current) continue;
+    changes.push({ path: `${path}.${property}`, kind: old === undefined ? "add" : current === undefined ? "delete" : "update" });
+  }
+  return changes;
+}
+
+/**
+ * The changes between two groups at the same path: their op, and their children. A child that
+ * means the same as one on the other side (canonically) is no change wherever it stands, repeated
+ * or not; of the others, those at the same position are compared, the rest deleted or added.
+ */
+function groupChanges(before: RuleGroup, after: RuleGroup, path: string): RuleTreeChange[] {
+  const changes: RuleTreeChange[] = [];
+  if (before.op !== after.op) changes.push({ path: `${path}.op`, kind: "update" });
+  const beforeKeys = before.rules.map(keyOf);
+  const afterKeys = after.rules.map(keyOf);
+  const oldLeft = beforeKeys.flatMap((key, index) => (afterKeys.includes(key) ? [] : [index]));
+  const newLeft = new Set(afterKeys.flatMap((key, index) => (beforeKeys.includes(key) ? [] : [index])));
+  for (const index of oldLeft) {
+    const child = `${path}.rules[${index}]`;
+    if (newLeft.delete(index)) changes.push(...nodeChanges(before.rules[index]!, after.rules[index]!, child));
+    else changes.push({ path: child, kind: "delete" });
+  }
+  for (const index of newLeft) changes.push({ path: `${path}.rules[${index}]`, kind: "add" });
+  return changes.sort((left, right) => left.path.localeCompare(right.path, "en", { numeric: true }));
+}
+
+/**
+ * Where two rule trees at `path` differ, at the paths of the trees as they are, so that whoever
+ * looks each path up in both trees finds the values that changed (docs/provider-plugins.md rule 8):
+ * none when their canonical forms are equal (children reordered, repeated or regrouped under a
+ * group of the same op); a child that is the same on both sides is matched wherever it stands; of
+ * the others, those at the same position are compared property by property, and the rest are
+ * deletions at their old position and additions at their new one. A tree not known yet (a
+ * preview's) or not a group is an update of the whole.
+ */
+export function ruleTreeChanges(before: unknown, after: unknown, path: string): RuleTreeChange[] {
+  const holdsUnknown = (value: unknown) => JSON.stringify(value ?? null).includes(PREVIEW_UNKNOWN);
+  if (!isGroupShape(before) || !isGroupShape(after) || holdsUnknown(before) || holdsUnknown(after)) {
+    return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ path, kind: "update" }];
+  }
+  return rulesEqual(before, after) ? [] : groupChanges(before, after, path);
 }

@@ -1,5 +1,6 @@
 import { FILTERS_PER_CALL, type SavedFilter, type SavedFilterInput } from "../schema";
 import { accountKey, outcomeWait, report, sharedClient } from "../accounts/runtime";
+import { SettingsError } from "../client";
 import { isDeclaredFilter } from "./model/state";
 import type { BatchOptions } from "./gateway/coalescer";
 import { FilterGateway } from "./gateway/filter-gateway";
@@ -26,7 +27,7 @@ export function batchOptionsFromEnvironment(env: Readonly<Record<string, string 
     if (text === undefined || text.trim() === "") return undefined;
     const value = Number(text);
     if (!Number.isInteger(value) || value < minimum || value > maximum) {
-      throw new Error(`${BATCH_ENV[name]} must be an integer from ${minimum} to ${maximum}, got ${JSON.stringify(text)}`);
+      throw new SettingsError(name, `${BATCH_ENV[name]} must be an integer from ${minimum} to ${maximum}, got ${JSON.stringify(text)}`);
     }
     return value;
   };

@@ -1,3 +1,4 @@
+import { InsightsError } from "../client";
 import { CLEARED_FIELD, isRefusalStatus } from "../schema/assumptions";
 import type { SavedFilter, SavedFilterInput, SavedFilterUpdate } from "../schema";
 import type { FilterGateway } from "./gateway/filter-gateway";
@@ -95,7 +96,7 @@ export function readFilters(gateway: FilterGateway, filters: readonly RecordedFi
  * refusal is explained with what `gateway` reads back. After a PUT, `edited` and `editor` are read
  * back (one GET per batch of reads): the service sets them, and a state holding the values from
  * before would differ from the account at every refresh, so the scheduled drift check
- * (`pulumi preview --refresh --expect-no-changes`, README "The examples and a GitOps pipeline")
+ * (`pulumi preview --refresh --expect-no-changes`, docs/gitops.md "The GitOps workflow")
  * would report a change after each update. A failed read-back keeps the values from before: the
  * update itself was applied.
  */
@@ -128,7 +129,7 @@ async function bringToDeclared(
   sending: Sending,
 ): Promise<FilterState> {
   const filter = await existing;
-  if (filter === undefined) throw new Error(`the account has no saved filter with id ${adoptId} to adopt`);
+  if (filter === undefined) throw new InsightsError(`the account has no saved filter with id ${adoptId} to adopt`);
   const plan = planUpdate(filter.id, stateOf(filter), desired);
   return appliedUpdate(plan, plan.change === undefined ? undefined : gateway.update(plan.change, sending), gateway, sending);
 }

@@ -1,36 +1,31 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
-import { accountChange, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountOutputs } from "../accounts/binding";
-import { PartialFailureError, type PlannedDiff, type PropertyFailure, type ResourceCore } from "../accounts/calls";
+import { accountChange, accountChanges, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountContext, type AccountOutputs } from "../accounts/binding";
+import { changeKind, ResourcePartialFailureError, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
+import { withoutSecretMarkers } from "../accounts/wire-secret";
 import { report } from "../accounts/runtime";
+import { InsightsError } from "../client";
 import { UnknownOutcomeError } from "../client/core/outcome";
 import { matchEstimateLines } from "../match-estimate/preview";
 import { isUnknown } from "../rules";
 import { isJsonObject } from "../schema";
 import { describeChoices, unknownProperties } from "../schema/suggest";
+import type { SavedFilterSetOutputs as DeclaredOutputs } from "../schema/resource-records";
+import { SAVED_FILTER_SET } from "./filter-properties";
 import { FilterItemError } from "./gateway/refusals";
 import { claimFilters, sharedFilterGateway } from "./gateways";
 import { accountLookups } from "./lookups";
-import { checkDeclaredFilter, DeclaredFilter, MANAGED_PROPERTIES, type LookupReader } from "./model/declared";
+import { checkDeclaredFilter, DeclaredFilter, MANAGED_PROPERTIES, propertyPath, type LookupReader } from "./model/declared";
 import { planMembers, type MembersState } from "./model/plan";
-import { describeRulesChange, desiredState, plannedChanges, RULES_DIFF_LEGEND, type FilterState } from "./model/state";
+import { describeRulesChange, desiredState, filterChanges, plannedChanges, RULES_DIFF_LEGEND, type FilterState } from "./model/state";
 import { perform, readFilters } from "./reconciler";
-import { FILTER_NEEDS } from "./saved-filter";
+import { asPaths, FILTER_NEEDS } from "./saved-filter";
 
-/** The outputs recorded in the state, with the account the members live in. */
-export interface SavedFilterSetOutputs extends Partial<AccountOutputs> {
-  /** The filter id of each member, by member key. */
-  ids: Record<string, string>;
-  /** Each member as the account holds it, by member key. */
-  filters: Record<string, FilterState>;
-  /** The adoption map as declared (it only matters when a member is added). */
-  adopt?: Record<string, string>;
-  /**
-   * Members whose create had an unknown outcome (client/core/outcome.ts): the next update looks for
-   * the filter that create may have made and adopts it instead of creating another.
-   */
-  unknownOutcome?: string[];
-}
+/**
+ * The outputs recorded in the state (./filter-properties.ts), and the members whose create had an
+ * unknown outcome (client/core/outcome.ts): the next update looks for the filter that create may
+ * have made and adopts it instead of creating another.
+ */
+type SavedFilterSetOutputs = Omit<DeclaredOutputs, keyof AccountOutputs> & Partial<AccountOutputs> & { unknownOutcome?: string[] };
 
 /** A member's shape for messages: a SavedFilter's properties, `name` defaulting to the member key. */
 const MEMBER_SHAPE = `{${MANAGED_PROPERTIES.map((property) => (property === "rules" ? property : `${property}?`)).join(", ")}}`;
@@ -38,11 +33,7 @@ const MEMBER_SHAPE = `{${MANAGED_PROPERTIES.map((property) => (property === "rul
 const NUMERIC_ID = /^\d+$/;
 
 /** The inputs as `create` and `update` receive them (after a successful check). */
-const DeclaredSet = z.object({
-  filters: z.record(z.string(), z.record(z.string(), z.unknown())),
-  adopt: z.record(z.string(), z.string().regex(NUMERIC_ID)).optional(),
-  account: z.string().optional(),
-});
+const DeclaredSet = SAVED_FILTER_SET.inputs;
 
 /** A member's declaration, keyed and parsed, with the name defaulted to the key. */
 interface Member {
@@ -200,6 +191,32 @@ async function apply(previous: SavedFilterSetOutputs | undefined, inputs: Record
   return { outputs, failures, message };
 }
 
+/**
+ * Where a SavedFilterSet changes from its recorded outputs `olds` to the declared `news`: each member
+ * by key (added, deleted, or changed property by property below `filters.<key>`, its name defaulting
+ * to its key), members not known yet as a change of `filters`, the adoption map, and `account`, whose
+ * change to another account replaces the set. Secrets are compared by their values.
+ */
+export function savedFilterSetChanges(olds: Record<string, unknown>, news: Record<string, unknown>, context: AccountContext = {}): PropertyChanges {
+  const [before, after] = [withoutSecretMarkers(olds) as Record<string, unknown>, withoutSecretMarkers(news) as Record<string, unknown>];
+  const paths: PropertyChanges = {};
+  if (isUnknown(after.filters) || !isJsonObject(after.filters)) {
+    paths.filters = { kind: "update", replace: false };
+  } else {
+    const [oldMembers, newMembers] = [isJsonObject(before.filters) ? before.filters : {}, after.filters];
+    for (const key of [...new Set([...Object.keys(oldMembers), ...Object.keys(newMembers)])].sort()) {
+      const path = propertyPath("filters", key);
+      const [old, current] = [oldMembers[key], newMembers[key]];
+      if (old === undefined || current === undefined || !isJsonObject(old) || !isJsonObject(current)) {
+        const kind = changeKind(old, current);
+        if (kind !== undefined) paths[path] = { kind, replace: false };
+      } else Object.assign(paths, asPaths(filterChanges(old, withDefaultName(key, current), path)));
+    }
+  }
+  const adopt = changeKind(before.adopt, after.adopt);
+  return { ...paths, ...(adopt === undefined ? {} : { adopt: { kind: adopt, replace: false } }), ...accountChanges(before, after, context) };
+}
+
 /** Lines that show one member's planned change, or none when it does not change. */
 async function describeMember(key: string, member: unknown, previous: Partial<SavedFilterSetOutputs>, adopt: unknown, account: string | undefined): Promise<string[]> {
   const path = memberPath(key);
@@ -228,7 +245,7 @@ async function describeMember(key: string, member: unknown, previous: Partial<Sa
  * (one per city, per platform, per episode), diffed member by member and applied with bulk calls of
  * up to 100 filters (docs/api.md 4.8, 8): the model plans the members (model/plan.ts), the
  * reconciler hands the whole plan to the account's gateway at once (reconciler.ts). The
- * dynamic-provider host (provider/host/saved-filter-set.ts) and the provider plugin adapt it.
+ * dynamic-provider host (provider/host/saved-filter-set-adapter.ts) and the provider plugin adapt it.
  */
 export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
   /**
@@ -266,16 +283,17 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
   /**
    * Member by member: added, changed (canonical rule trees, so reordering never diffs) and removed
    * members are shown as lines with rule-tree diffs; every change is made in place, except the
-   * account: another account replaces the set (README "Accounts").
+   * account: another account replaces the set (docs/configuration.md "Accounts").
    */
   async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<PlannedDiff> {
     const previous = olds as Partial<SavedFilterSetOutputs>;
     const account = accountChange(labelOf(id), olds, news);
     const replaces = account.replace ? ["account"] : [];
     claimFilters(declaredAccount(olds), Object.values(previous.ids ?? {}));
+    const paths = savedFilterSetChanges(olds, news, { accountReplaced: account.replace });
     if (isUnknown(news.filters) || !isJsonObject(news.filters)) {
       report("SavedFilterSet: the members are not known until apply");
-      return { changes: true, replaces };
+      return { changes: true, replaces, paths };
     }
     const filters = news.filters;
     const changed = (await Promise.all(Object.entries(filters).map(([key, member]) => describeMember(key, member, previous, news.adopt, declaredAccount(news))))).filter((lines) => lines.length > 0);
@@ -287,7 +305,7 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
       const summary = `${count("+")} to add, ${count("~")} to change, ${removed.length} to remove`;
       report([`SavedFilterSet (${Object.keys(filters).length} members): ${summary}`, ...[...changed, ...removed].flat()]);
     }
-    return { changes: changed.length + removed.length > 0 || account.changed, replaces };
+    return { changes: changed.length + removed.length > 0 || account.changed, replaces, paths };
   },
 
   /** Creates (or adopts) every member with bulk calls; members that fail leave a partial failure. */
@@ -296,8 +314,8 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
     const { outputs, failures, message } = await apply(undefined, inputs);
     if (failures.length === 0) return { id, outputs };
     // Nothing made and nothing that may have been made: no state, the next run creates again.
-    if (Object.keys(outputs.ids).length === 0 && outputs.unknownOutcome === undefined) throw new Error(message);
-    throw new PartialFailureError(message, id, { ...partialOutputs(outputs) }, reasonsOf(failures));
+    if (Object.keys(outputs.ids).length === 0 && outputs.unknownOutcome === undefined) throw new InsightsError(message);
+    throw new ResourcePartialFailureError(message, id, { ...partialOutputs(outputs) }, reasonsOf(failures));
   },
 
   /** The members as the account holds them (one GET per 100); members deleted elsewhere leave the state. */
@@ -316,7 +334,7 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
       };
       return { id, outputs };
     } catch (error) {
-      throw new Error(`SavedFilterSet: refresh failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new InsightsError(`SavedFilterSet: refresh failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   },
 
@@ -324,7 +342,7 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
   async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<SavedFilterSetOutputs> {
     boundAccount(labelOf(id), declaredAccount(news), olds);
     const { outputs, failures, message } = await apply(olds as unknown as SavedFilterSetOutputs, news);
-    if (failures.length > 0) throw new PartialFailureError(message, id, { ...partialOutputs(outputs) }, reasonsOf(failures));
+    if (failures.length > 0) throw new ResourcePartialFailureError(message, id, { ...partialOutputs(outputs) }, reasonsOf(failures));
     return outputs;
   },
 
@@ -334,6 +352,6 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
     const members = Object.entries((olds as Partial<SavedFilterSetOutputs>).ids ?? {});
     const outcomes = await perform(sharedFilterGateway(account), members.map(([key, filterId]) => ({ kind: "delete", key, id: filterId })), "now");
     const failures = outcomes.flatMap((outcome) => ("error" in outcome ? [memberFailure(outcome.key, "delete", outcome.error)] : []));
-    if (failures.length > 0) throw new Error(failureMessage(failures, members.length));
+    if (failures.length > 0) throw new InsightsError(failureMessage(failures, members.length));
   },
 };

@@ -1,32 +1,27 @@
-import { z } from "zod";
-import { accountChange, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountOutputs } from "../accounts/binding";
-import { byProperty, type PlannedDiff, type PropertyFailure, type ResourceCore } from "../accounts/calls";
+import type { z } from "zod";
+import { accountChange, accountChanges, accountOutputs, boundAccount, checkWithAccount, declaredAccount, type AccountContext } from "../accounts/binding";
+import { byProperty, type PlannedDiff, type PropertyChanges, type PropertyFailure, type ResourceCore } from "../accounts/calls";
+import { withoutSecretMarkers } from "../accounts/wire-secret";
 import { report } from "../accounts/runtime";
+import { InsightsError } from "../client";
 import type { AccountNeed } from "../connection-check/probe";
 import { matchEstimateLines } from "../match-estimate/preview";
 import type { SavedFilterInput } from "../schema";
 import { claimFilters, sharedFilterGateway } from "./gateways";
 import { accountLookups } from "./lookups";
-import { checkDeclaredFilter, DeclaredFilter } from "./model/declared";
+import type { SavedFilterOutputs } from "../schema/resource-records";
+import { SAVED_FILTER } from "./filter-properties";
+import { checkDeclaredFilter } from "./model/declared";
 import { planMembers, type MembersState } from "./model/plan";
-import { describeRulesChange, desiredState, plannedChanges, RULES_DIFF_LEGEND, type FilterState } from "./model/state";
+import { changedProperties, describeRulesChange, desiredState, filterChanges, RULES_DIFF_LEGEND, type FilterChange, type FilterState } from "./model/state";
 import { perform, readFilters } from "./reconciler";
 
 /** What a saved filter needs of its account, checked at preview (connection-check/probe.ts): every `/bulk_filters` endpoint is behind the feature (docs/api.md 1). */
 export const FILTER_NEEDS: readonly AccountNeed[] = ["bulkFilters"];
 
-/** @internal The inputs a program declares; `adoptId` only matters at create, `account` names where the filter lives. */
-export const SavedFilterInputs = DeclaredFilter.extend({
-  adoptId: z.string().regex(/^\d+$/, "must be the numeric id of an existing saved filter").optional(),
-  account: z.string().optional(),
-});
-type SavedFilterInputs = z.infer<typeof SavedFilterInputs>;
-
-/** The outputs recorded in the state: the filter, the adopted id and the account it lives in. */
-export interface SavedFilterOutputs extends FilterState, AccountOutputs {
-  /** The adopted filter's id, as declared. */
-  adoptId?: string;
-}
+/** The inputs a program declares (./filter-properties.ts); `adoptId` only matters at create, `account` names where the filter lives. */
+const SavedFilterInputs = SAVED_FILTER.inputs;
+type SavedFilterInputs = z.output<typeof SavedFilterInputs>;
 
 /** The key of a SavedFilter's one member in the plans of the reconciler. */
 const MEMBER = "filter";
@@ -44,7 +39,22 @@ function labelOf(properties: Record<string, unknown> | undefined, id?: string): 
 /** Says which resource an error is about; client errors never carry credentials. */
 function withContext(name: string, action: string, error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
-  return new Error(`SavedFilter "${name}": ${action} failed: ${message}`, { cause: error });
+  return new InsightsError(`SavedFilter "${name}": ${action} failed: ${message}`, { cause: error });
+}
+
+/** `changes` as a plan's paths: none replaces the filter. */
+export function asPaths(changes: readonly FilterChange[]): PropertyChanges {
+  return Object.fromEntries(changes.map(({ path, kind }) => [path, { kind, replace: false }]));
+}
+
+/**
+ * Where a SavedFilter changes from its recorded outputs `olds` to the declared `news`: its managed
+ * properties at their paths (saved-filters/model/state.ts `filterChanges`), secrets compared by their
+ * values, and `account`, whose change to another account replaces the resource.
+ */
+export function savedFilterChanges(olds: Record<string, unknown>, news: Record<string, unknown>, context: AccountContext = {}): PropertyChanges {
+  const [before, after] = [withoutSecretMarkers(olds) as Record<string, unknown>, withoutSecretMarkers(news) as Record<string, unknown>];
+  return { ...asPaths(filterChanges(before, after)), ...accountChanges(before, after, context) };
 }
 
 /** Performs the plan of the one member and answers its state, or throws its failure. */
@@ -64,7 +74,7 @@ async function performOne(account: string | undefined, previous: MembersState | 
  * saved filter against `/bulk_filters` (docs/api.md 4.8). A SavedFilter is a set of one member
  * (model/plan.ts), performed by the same reconciler as a SavedFilterSet; its calls join the other
  * resources' in the account's gateway, so the engine's concurrent calls become bulk calls of up to
- * 100 filters (gateway/filter-gateway.ts). The dynamic-provider host (provider/host/saved-filter.ts)
+ * 100 filters (gateway/filter-gateway.ts). The dynamic-provider host (provider/host/saved-filter-adapter.ts)
  * and the provider plugin adapt it.
  */
 export const savedFilterCore: ResourceCore<SavedFilterOutputs> = {
@@ -89,20 +99,21 @@ export const savedFilterCore: ResourceCore<SavedFilterOutputs> = {
 
   /**
    * Compares canonical forms (reordering never diffs, nor the server's own ordering); every property
-   * updates in place, except the account: another account replaces the filter (README "Accounts").
+   * updates in place, except the account: another account replaces the filter (docs/configuration.md "Accounts").
    * A rules change is shown as a rule-tree diff.
    */
   async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<PlannedDiff> {
     const account = accountChange(labelOf(news, id), olds, news);
     claimFilters(declaredAccount(olds), [id]);
     const current = olds as Partial<SavedFilterInput>;
-    const changed = plannedChanges(current, news);
+    const paths = savedFilterChanges(olds, news, { accountReplaced: account.replace });
+    const changed = changedProperties(Object.keys(paths));
     const text = describeRulesChange(current, news, changed);
     if (text) {
       const estimate = await matchEstimateLines(news.rules, current.rules, declaredAccount(news));
       report([`SavedFilter "${String(news.name)}": rules change ${RULES_DIFF_LEGEND}`, ...text.replace(/\n+$/, "").split("\n"), ...estimate]);
     }
-    return { changes: changed.length > 0 || account.changed, replaces: account.replace ? ["account"] : [] };
+    return { changes: changed.length > 0 || account.changed, replaces: account.replace ? ["account"] : [], paths };
   },
 
   /**

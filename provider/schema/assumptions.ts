@@ -66,7 +66,7 @@ export const PII_DAYS_AHEAD = 2;
  */
 export const Identifier = declareShape(
   z.union([z.string().min(1), z.number().finite()]).transform((id) => String(id)),
-  { output: z.string() },
+  { output: z.string(), portable: z.string() },
 );
 
 /**
@@ -120,7 +120,9 @@ function wrappedArray(body: unknown, member: string): unknown[] | undefined {
   return arrays.length === 1 ? arrays[0] : undefined;
 }
 
-/**
+/*
+ * SESSION_AND_ALERT_ORDER_RULE: newest start first, then by id; a limited viewer listing keeps the newest itself.
+ *
  * The order of sample sessions, viewer sessions and AI alerts (docs/api.md 4.2, 4.3, 4.9: not shown).
  * The client answers every such list newest start first, then by id, whatever order the service
  * answered in. Where a listing is cut at a limit, which items it keeps follows from the service's
@@ -129,7 +131,6 @@ function wrappedArray(body: unknown, member: string): unknown[] | undefined {
  * (client/sessions.ts). A sample is a sample: when more sessions match than its `limit`, which of
  * them it holds is the service's (our choice).
  */
-export const SESSION_AND_ALERT_ORDER_RULE = "newest start first, then by id; a limited viewer listing keeps the newest itself";
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -190,22 +191,24 @@ export function isRefusalStatus(error: unknown): boolean {
   return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429;
 }
 
-/**
+/*
+ * ALL_PREVIOUSLY_SUBMITTED_RULE: a refused PII POST whose identifiers the listing shows in earlier requests.
+ *
  * A PII POST whose identifiers were all submitted before is refused (docs/api.md 3.1, 4.10) with a
  * status and body the contract does not show (docs/api.md 7). The client never reads a code for it:
  * a refusal ({@link isRefusalStatus}) of a PII POST is this case when a listing of the account's
  * requests then shows every identifier of the POST in an earlier request (docs/api.md 11.3);
  * otherwise the refusal is reported as it came.
  */
-export const ALL_PREVIOUSLY_SUBMITTED_RULE = "a refused PII POST whose identifiers the listing shows in earlier requests";
 
-/**
+/*
+ * UNKNOWN_FILTER_ID_RULE: a refused PUT or DELETE whose ids a listing by id no longer shows.
+ *
  * A PUT or DELETE of saved filters naming an id the account no longer has: docs/api.md 10.2 says a
  * 400 "covers bad parameters and a wrong number of ids"; the code and body are not shown. The client
  * never reads a code for it: after a refusal ({@link isRefusalStatus}) it lists the ids it sent, and
  * the ids the listing does not show are the unknown ones (our choice).
  */
-export const UNKNOWN_FILTER_ID_RULE = "a refused PUT or DELETE whose ids a listing by id no longer shows";
 
 // ---------------------------------------------------------------------------------------------
 // Saved filters
@@ -217,16 +220,19 @@ export const UNKNOWN_FILTER_ID_RULE = "a refused PUT or DELETE whose ids a listi
  */
 export const CLEARED_FIELD = null;
 
-/**
+/*
+ * SAVED_FILTER_READING_RULE: category or subcategory left out, null or empty is none; created and edited kept as written.
+ *
  * An unset `category` or `subcategory` of a saved filter is left out, `null` or empty: docs/api.md 2.7
  * does not show which, and each reads as no category ({@link optionalMember} in schema/filters.ts
  * `SavedFilter`; an empty string in saved-filters/model/state.ts `stateOf`). `created` and `edited`
  * (docs/api.md 2.7: ISO 8601 with an offset, UTC or a local zone) are kept as the service wrote them,
  * never compared as text (our choice).
  */
-export const SAVED_FILTER_READING_RULE = "category or subcategory left out, null or empty is none; created and edited kept as written";
 
-/**
+/*
+ * TEXT_SEARCH_RULE: the shared beginning of the names looked for, in their own case; what comes back compared exactly.
+ *
  * How the client searches by text: `name` of `GET /bulk_filters/` (docs/api.md 4.8: a substring) and
  * `pattern` of the lookups (docs/api.md 4.8: how it matches is not shown); whether either ignores
  * case is not shown, and a `pattern` may match only the beginning of a value. The client depends on
@@ -239,7 +245,6 @@ export const SAVED_FILTER_READING_RULE = "category or subcategory left out, null
  * (getSavedFilters, getFilterFieldValues, `pulumi-insights import --name`) is sent as given and
  * matches as the service matches.
  */
-export const TEXT_SEARCH_RULE = "the shared beginning of the names looked for, in their own case; what comes back compared exactly";
 
 // ---------------------------------------------------------------------------------------------
 // PII opt-out
@@ -287,7 +292,9 @@ export function groupByTotalOf<Item extends z.ZodType>(item: Item) {
   return declareShape(total, { output: answer });
 }
 
-/**
+/*
+ * METRIC_ANSWER_RULE: the default range and limit 0 sent explicitly; missing intervals and null values are no value.
+ *
  * How the client reads and asks for metric answers where docs/api.md 4.6 and 10.4 are silent
  * (docs/api.md 11.9; our choice each time, so that no answer depends on the service's choice):
  * - a query without a range is sent with the default range of docs/api.md 4.6 (24 hours, or 5 minutes
@@ -302,7 +309,6 @@ export function groupByTotalOf<Item extends z.ZodType>(item: Item) {
  *   attempts, a mean over no plays): it is no value, left out of the series and undefined in the
  *   total ({@link optionalMember} in schema/metrics.ts `MetricValue`), never read as 0.
  */
-export const METRIC_ANSWER_RULE = "the default range and limit 0 sent explicitly; missing intervals and null values are no value";
 
 /** The wrappers of the metric listings, whose payloads docs/api.md 4.6 does not show (the emulator's choice, any single array accepted). */
 export const METRIC_LISTING_MEMBERS = {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { secret } from "../../engine";
+import type { PropertyChanges as DetailedDiff } from "../../provider/accounts/calls";
 import { pathFailure, plannedAnswer } from "../../provider/plugin/core-adapter";
-import { savedFilterDiff, savedFilterSetDiff, type DetailedDiff } from "../../provider/plugin/detailed-diff";
+import { savedFilterChanges as savedFilterDiff } from "../../provider/saved-filters/saved-filter";
+import { savedFilterSetChanges as savedFilterSetDiff } from "../../provider/saved-filters/saved-filter-set";
 import { diffResponse } from "../../provider/plugin/server";
 import { PREVIEW_UNKNOWN } from "../../provider/rules";
 

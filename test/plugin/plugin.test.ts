@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   isSecret, PLUGIN_PACKAGE, ProviderCallError, REPOSITORY_ROOT, secret, startProviderPlugin, type PropertyMap, type ProviderHost,
 } from "../../engine";
-import { DEV, useTestEmulator } from "../support/emulator";
+import { servedSchema } from "../../provider/plugin/package-schema";
+import { BASIC, DEV, useTestEmulator } from "../support/emulator";
+import { usRules } from "../support/rule-trees";
 
 /**
  * The provider plugin `pulumi-resource-insights` over gRPC, started as the engine starts it
@@ -17,7 +19,8 @@ import { DEV, useTestEmulator } from "../support/emulator";
 
 const emulator = useTestEmulator();
 const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, "package.json"), "utf8")) as { version: string }).version;
-const COMMITTED_SCHEMA = JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, "provider/plugin/schema.json"), "utf8")) as unknown;
+/** The schema the plugin serves: the committed one with package.json's version and its release's download URL (provider/plugin/package-schema.ts). */
+const SERVED_SCHEMA = servedSchema();
 const SAVED_FILTER_URN = "urn:pulumi:test::insights-test-project::insights:index:SavedFilter::north-america";
 /** An account of its own lookup values, added to the emulator and named in the provider's `accounts`. */
 const TOWNS = { clientId: "plugin-towns", clientSecret: "plugin-towns-secret", features: { bulkFilters: true }, lookupValues: { cities: ["Town A", "Town B"] } };
@@ -41,7 +44,7 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
       baseUrl: emulator.url,
       clientId: DEV.clientId,
       clientSecret: secret(DEV.clientSecret),
-      accounts: secret({ towns: { baseUrl: emulator.url, clientId: TOWNS.clientId, clientSecret: TOWNS.clientSecret } }),
+      accounts: secret({ towns: { baseUrl: emulator.url, clientId: TOWNS.clientId, clientSecret: TOWNS.clientSecret }, basic: { baseUrl: emulator.url, ...BASIC } }),
       maxRetries: 0,
     };
     expect(await plugin.configure(settings, { package: PLUGIN_PACKAGE })).toEqual({ acceptSecrets: true, supportsPreview: false, acceptResources: false, acceptOutputs: false });
@@ -50,9 +53,9 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
     await plugin?.close();
   });
 
-  it("answers its version and the committed schema, and no other schema version", async () => {
+  it("answers its version and its schema, and no other schema version", async () => {
     expect(await plugin.getPluginInfo()).toEqual({ version: PACKAGE_VERSION });
-    expect(JSON.parse(await plugin.getSchema())).toEqual(COMMITTED_SCHEMA);
+    expect(JSON.parse(await plugin.getSchema())).toEqual(SERVED_SCHEMA);
     expect((await failure(plugin.getSchema(1))).message).toContain("unsupported schema version 1");
   });
 
@@ -71,7 +74,7 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
       accounts: secret({ staging: { baseUrl: "https://staging.example.com", clientId: "staging:team", clientSecret: "other-s3cr3t" } }),
     });
     expect(checked.failures).toEqual([
-      { property: "baseURL", reason: 'baseURL: unknown property; did you mean "baseUrl"?' },
+      { property: "baseURL", reason: 'unknown property; did you mean "baseUrl"?' },
       { property: "timeoutMs", reason: expect.stringContaining("must be an integer from 1 to 3600000") },
       { property: "baseUrl", reason: expect.stringContaining("uses plain HTTP: HTTPS is required") },
       { property: "accounts.staging.clientId", reason: expect.stringContaining("clientId must not contain ':'") },
@@ -110,10 +113,15 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
   });
 
   it("refuses arguments at their path, settings in the arguments, and unknown functions with the nearest", async () => {
+    // Every SDK prints a failure as `reason (property)`: the reason does not repeat the path.
     const unknownField = await plugin.invoke("insights:index:getFilterFieldValues", { field: "countrys" });
-    expect(unknownField.failures).toEqual([{ property: "field", reason: expect.stringContaining('did you mean "countries"?') }]);
+    expect(unknownField.failures).toEqual([{ property: "field", reason: '"countrys" is not a known lookup; did you mean "countries"?' }]);
+    const unknownArgument = await plugin.invoke("insights:index:getKpis", { rnage: {} });
+    expect(unknownArgument.failures).toEqual([{ property: "rnage", reason: expect.stringMatching(/^is not an argument of this method/) }]);
     const connection = await plugin.invoke("insights:index:getFilterFieldValues", { field: "countries", connection: { clientSecret: secret("x") } });
-    expect(connection.failures).toEqual([{ property: "connection", reason: expect.stringContaining("from the provider") }]);
+    expect(connection.failures).toEqual([{ property: "connection", reason: expect.stringMatching(/^the plugin's functions take their settings from the provider/) }]);
+    const account = await plugin.invoke("insights:index:getFilterFieldValues", { field: "countries", account: 3 });
+    expect(account.failures).toEqual([{ property: "account", reason: expect.stringMatching(/^must be the name of an account/) }]);
     const unknownAccount = await failure(plugin.invoke("insights:index:getFilterFieldValues", { field: "countries", account: "town" }));
     expect(unknownAccount.message).toContain('no account named "town": did you mean "towns"?');
     const unknownFunction = await failure(plugin.invoke("insights:index:getFilterFieldValue", {}));
@@ -127,6 +135,26 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
     expect(read.failures).toEqual([]);
     expect(Object.keys(read.outputs)).toContain("identifiers");
     for (const value of Object.values(read.outputs)) expect(isSecret(value)).toBe(true);
+  });
+
+  it("serves Check, Diff, Create, Read, Update and Delete that carry only the URN, as engines before Pulumi 3.131 send them", async () => {
+    // No type or name beside the URN: the plugin reads them from it (docs/provider-plugins.md).
+    const call = { urn: SAVED_FILTER_URN, urnOnly: true };
+    const inputs = { name: "Only a URN", rules: usRules };
+    const checked = await plugin.check({}, inputs, call);
+    expect(checked.failures).toEqual([]);
+    const created = await plugin.create(checked.inputs, call);
+    expect(created.outputs).toMatchObject({ filterId: created.id, name: "Only a URN", enabled: true });
+    const disabled = { ...checked.inputs, enabled: false };
+    expect(await plugin.diff(created.id, created.outputs, disabled, call)).toMatchObject({ changes: "some", replaces: [], detailedDiff: { enabled: { kind: "update" } } });
+    const updated = await plugin.update(created.id, created.outputs, disabled, call);
+    expect(updated.outputs).toMatchObject({ filterId: created.id, enabled: false });
+    expect(await plugin.read(created.id, updated.outputs, call)).toMatchObject({ id: created.id, outputs: { enabled: false } });
+    await plugin.delete(created.id, updated.outputs, call);
+    expect(await plugin.read(created.id, updated.outputs, call)).toMatchObject({ id: undefined });
+    // A URN of a type the package does not have is refused as a type field naming it would be.
+    const typo = await failure(plugin.check({}, inputs, { urn: SAVED_FILTER_URN.replace("SavedFilter", "SavedFiltr"), urnOnly: true }));
+    expect(typo.message).toContain('did you mean "insights:index:SavedFilter"?');
   });
 
   it("refuses a type it does not have with the nearest token", async () => {
@@ -153,6 +181,13 @@ describe("pulumi-resource-insights, started as the engine starts it", () => {
     expect(shown).not.toMatch(/[\u001b\u202e]/);
   });
 
+  it("says once what an account without bulk filters needs, in the words of the preview and the data sources", async () => {
+    const refused = await failure(plugin.invoke("insights:index:getFilterFieldValues", { field: "countries", account: "basic" }));
+    expect(refused.message).toContain(`getFilterFieldValues: the account ${emulator.url} (client id "basic") does not have the saved-filter management API (/bulk_filters) enabled: GET /bulk_filters/countries/ failed with HTTP 403`);
+    expect(refused.message).toMatch(/\. SavedFilter, SavedFilterSet and the saved-filter data sources need it: ask the account's representative to enable the bulk-filters feature, or use an account that has it$/);
+    expect(refused.message.match(/representative/g)).toHaveLength(1);
+  });
+
   it("names the account of a named account's refused secret with the command that sets it", async () => {
     const wrongSecret = await plugin.configure({ ...settings, accounts: secret({ towns: { baseUrl: emulator.url, clientId: TOWNS.clientId, clientSecret: "not-the-secret" } }) }, { package: PLUGIN_PACKAGE });
     expect(wrongSecret.acceptSecrets).toBe(true);
@@ -172,7 +207,7 @@ describe("pulumi-resource-insights, started from its folder as Pulumi starts it"
     const plugin = await startProviderPlugin({ launcher });
     try {
       expect(await plugin.getPluginInfo()).toEqual({ version: PACKAGE_VERSION });
-      expect(JSON.parse(await plugin.getSchema())).toEqual(COMMITTED_SCHEMA);
+      expect(JSON.parse(await plugin.getSchema())).toEqual(SERVED_SCHEMA);
     } finally {
       await plugin.close();
     }

@@ -7,16 +7,15 @@ import "../../provider/data";
 import { dataSourceDefinitions } from "../../provider/data/define";
 import type { RecordedAccount } from "../../provider/accounts/binding";
 import type { GroupByData, GroupByEntity as GroupByEntityType, MetricData } from "../../provider/data/metric-data";
-import {
-  DeletionVerification, FUNCTIONS, GroupByEntity, GroupBySeriesResult, MetricSeriesResult, PENDING_FUNCTIONS, PII_DECLARED_INPUTS, PiiOptOutReceipt, RESOURCES, SavedFilterState,
-} from "../../provider/plugin/schema/declaration";
+import { FUNCTIONS, GroupByEntity, GroupBySeriesResult, MetricSeriesResult, PENDING_FUNCTIONS, RESOURCES } from "../../provider/plugin/schema/declaration";
+import { gitHubRepository, servedSchema } from "../../provider/plugin/package-schema";
 import { packageSchema, packageSchemaText } from "../../provider/plugin/schema/generate";
-import type { PiiOptOutReceipt as ReceiptType } from "../../provider/pii/receipt";
-import type { DeletionVerification as VerificationType } from "../../provider/pii/verification";
+import { PiiOptOutReceipt, type PiiOptOutReceipt as ReceiptType } from "../../provider/pii/receipt";
+import { DeletionVerification, type DeletionVerification as VerificationType } from "../../provider/pii/verification";
 import type { SavedFilterArgs } from "../../provider/resources/saved-filter/resource";
 import type { SavedFilterSetArgs } from "../../provider/resources/saved-filter/set-resource";
 import type { PiiOptOutRequestArgs } from "../../provider/resources/pii-opt-out-request/resource";
-import type { FilterState } from "../../provider/saved-filters/model/state";
+import { FilterState } from "../../provider/saved-filters/model/state";
 
 /**
  * The package schema of the provider plugin (docs/provider-plugins.md rule 12): the committed
@@ -189,20 +188,14 @@ function everyProperty(schema: ReturnType<typeof packageSchema>): Array<{ owner:
   ];
 }
 
-/**
- * Types whose source is still gaining its descriptions: until it has them, their properties may be
- * undescribed (a PiiOptOutRequest's tracked request, resources/pii-opt-out-request/progress.ts).
- * Everything else must be described now.
- */
-const AWAITING_SOURCE_DESCRIPTIONS = new Set(["insights:index:PiiOptOutTrackedRequest"]);
-
 describe("the package schema of the plugin", () => {
   it("is committed as the declaration writes it (`npm run schema` writes it)", () => {
     expect(readFileSync(SCHEMA_FILE, "utf8"), "provider/plugin/schema.json is not current: run `npm run schema`").toBe(packageSchemaText());
   });
 
-  it("keeps the rules of Pulumi's package metaschema", () => {
+  it("keeps the rules of Pulumi's package metaschema, as committed and as served", () => {
     expect(metaschemaViolations(committed)).toEqual([]);
+    expect(metaschemaViolations(servedSchema())).toEqual([]);
   });
 
   it("and the check of those rules refuses what breaks them", () => {
@@ -224,12 +217,32 @@ describe("the package schema of the plugin", () => {
     ]);
   });
 
-  it("names the package, its version and the three resources by their tokens", () => {
-    const version = (JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, "package.json"), "utf8")) as { version: string }).version;
-    expect(committed).toMatchObject({ name: "insights", version });
+  it("names the package and the three resources by their tokens; the version is package.json's, added where it is served", () => {
+    const manifest = JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, "package.json"), "utf8")) as { version: string; repository: { url: string } };
+    expect(committed.name).toBe("insights");
+    // Written in package.json alone: the committed schema does not change from one release to the next.
+    expect(committed).not.toHaveProperty("version");
+    // Where the release's archives are, and the module its Go SDK is tagged in: package.json's repository (docs/releasing.md).
+    const { owner, repository } = /github\.com\/(?<owner>[\w.-]+)\/(?<repository>[\w.-]+?)\.git$/.exec(manifest.repository.url)!.groups!;
+    expect(servedSchema()).toEqual({
+      ...committed,
+      version: manifest.version,
+      pluginDownloadURL: `github://api.github.com/${owner}/${repository}`,
+      language: { go: { importBasePath: `github.com/${owner}/${repository}/sdk/go/insights` } },
+    });
     expect(Object.keys(committed.resources)).toEqual(["insights:index:SavedFilter", "insights:index:SavedFilterSet", "insights:index:PiiOptOutRequest"]);
     expect(committed.resources["insights:index:SavedFilter"]!.requiredInputs).toEqual(["name", "rules"]);
     expect(committed.resources["insights:index:SavedFilterSet"]!.requiredInputs).toEqual(["filters"]);
+  });
+
+  it("reads the GitHub repository of package.json's repository.url in npm's forms, and no other host's", () => {
+    const acme = { owner: "acme", name: "pulumi-insights" };
+    for (const url of ["git+https://github.com/acme/pulumi-insights.git", "https://github.com/acme/pulumi-insights", "git+ssh://git@github.com/acme/pulumi-insights.git", "github:acme/pulumi-insights"]) {
+      expect(gitHubRepository(url), url).toEqual(acme);
+    }
+    for (const url of [undefined, "", "https://gitlab.com/acme/pulumi-insights.git", "https://github.com/acme", "https://github.com.evil.example/acme/x.git"]) {
+      expect(gitHubRepository(url), String(url)).toBeUndefined();
+    }
   });
 
   it("declares every data source as a function by its mocks' token, or says why not yet", () => {
@@ -245,8 +258,8 @@ describe("the package schema of the plugin", () => {
     }
   });
 
-  it("describes every property, but those whose sources are still gaining descriptions", () => {
-    const undescribed = everyProperty(committed).filter(({ owner, spec }) => spec.description === undefined && !AWAITING_SOURCE_DESCRIPTIONS.has(owner));
+  it("describes every property", () => {
+    const undescribed = everyProperty(committed).filter(({ spec }) => spec.description === undefined);
     expect(undescribed.map(({ where }) => where)).toEqual([]);
     for (const [token, resource] of Object.entries(committed.resources)) expect(resource.description, token).toMatch(/\w/);
     for (const [token, fn] of Object.entries(committed.functions)) expect(fn.description, token).toMatch(/\w/);
@@ -297,15 +310,14 @@ describe("the package schema of the plugin", () => {
     expect(committed.types["insights:index:RuleOperator"]).toEqual({ type: "string", enum: ["and", "or", "contains", "not_contains", "equals"].map((value) => ({ value })) });
   });
 
-  it("declares the inputs the resources take and the outputs they record", () => {
-    expectTypeOf<keyof z.infer<(typeof RESOURCES)["SavedFilter"]["inputs"]>>().toEqualTypeOf<keyof SavedFilterArgs>();
-    expectTypeOf<keyof z.infer<(typeof RESOURCES)["SavedFilterSet"]["inputs"]>>().toEqualTypeOf<keyof SavedFilterSetArgs>();
-    expectTypeOf<keyof z.infer<(typeof RESOURCES)["PiiOptOutRequest"]["inputs"]>>().toEqualTypeOf<keyof PiiOptOutRequestArgs>();
-    expectTypeOf<z.infer<typeof SavedFilterState>>().toEqualTypeOf<FilterState>();
+  it("declares the inputs the resources take and the outputs they record, as the TypeScript resources do", () => {
+    expectTypeOf<keyof z.input<(typeof RESOURCES)["SavedFilter"]["inputs"]>>().toEqualTypeOf<keyof SavedFilterArgs>();
+    expectTypeOf<keyof z.input<(typeof RESOURCES)["SavedFilterSet"]["inputs"]>>().toEqualTypeOf<keyof SavedFilterSetArgs>();
+    expectTypeOf<keyof z.input<(typeof RESOURCES)["PiiOptOutRequest"]["inputs"]>>().toEqualTypeOf<keyof PiiOptOutRequestArgs>();
+    expectTypeOf<z.infer<typeof FilterState>>().toEqualTypeOf<FilterState>();
     expectTypeOf<z.infer<typeof DeletionVerification>>().toEqualTypeOf<VerificationType>();
     expectTypeOf<z.infer<typeof PiiOptOutReceipt>>().toEqualTypeOf<ReceiptType>();
     expectTypeOf<z.infer<(typeof RESOURCES)["SavedFilter"]["outputs"]>["recordedAccount"]>().toEqualTypeOf<RecordedAccount>();
-    expect([...PII_DECLARED_INPUTS.declared].sort()).toEqual([...PII_DECLARED_INPUTS.accepted].sort());
   });
 
   it("declares the metric series' results as the client answers them, but the wire answer", () => {

@@ -11,7 +11,7 @@ import { failure } from "../support/failure";
 import { NO_MATCH_ESTIMATE, QUICK_UNKNOWN_OUTCOME, STEADY_BATCHING, startProviderFixture, summarize, type ProviderFixture } from "./fixture";
 
 /**
- * Accounts (README "Accounts") through the real dynamic-provider host against two accounts of one
+ * Accounts (docs/configuration.md "Accounts") through the real dynamic-provider host against two accounts of one
  * emulator: a program with two named accounts (`insights:accounts`) manages filters in both; a
  * resource whose settings now point at another account fails naming both; a state written before
  * accounts were recorded adopts the account it is in.

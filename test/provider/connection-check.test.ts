@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -9,11 +8,12 @@ import {
 import { BASIC_ACCOUNT, DEV_ACCOUNT } from "../../emulator";
 import { BASIC, DEV } from "../support/emulator";
 import { failure } from "../support/failure";
+import { refusedLoopbackUrl } from "../support/hostile";
 import { NO_MATCH_ESTIMATE, startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
- * The preview's check of each account's connection (README "What a preview checks of each
- * account"), through the real dynamic-provider host against the emulator: a wrong secret, an account
+ * The preview's check of each account's connection (docs/configuration.md "What a preview
+ * checks of each account"), through the real dynamic-provider host against the emulator: a wrong secret, an account
  * without bulk filters, a plain-HTTP base URL and an unreachable API each fail `check` on `account`,
  * naming the account and what to do and never the secret, for SavedFilter, SavedFilterSet and
  * PiiOptOutRequest; one request per account and need, however many resources; data sources fail in
@@ -41,15 +41,6 @@ type Pulumi = typeof import("@pulumi/pulumi");
 /** The SDK the package's data sources read the stack config from, in this process. */
 const pulumiOfPackage = () => requireFromRoot("@pulumi/pulumi") as Pulumi;
 
-/** The address of a loopback port nothing listens on: connections to it are refused. */
-async function refusedAddress(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
-
 describe("the preview checks the connection of every account it uses", () => {
   let fixture: ProviderFixture;
   /** The host with good default settings and one named account for each cause. */
@@ -67,7 +58,7 @@ describe("the preview checks the connection of every account it uses", () => {
   const checkFailures = async (news: PropertyMap, on: ProviderHost = host): Promise<CheckFailure[]> => (await on.check({}, news)).failures;
   const probesSince = (mark: number) => fixture.requestsSince(mark).filter((entry) => entry.path === PROBE_PATH);
 
-  /** The stack config of {@link host}: the dev account by default, and the named accounts; one retry instead of three (README "Timeouts and retries"). */
+  /** The stack config of {@link host}: the dev account by default, and the named accounts; one retry instead of three (docs/configuration.md "Timeouts and retries"). */
   const stackConfig = () => {
     const url = fixture.emulator.url;
     const accounts = {
@@ -98,7 +89,7 @@ describe("the preview checks the connection of every account it uses", () => {
     [{ provider: setProvider }, { provider: optOutProvider }, unreachable, wrongSecretHost] = await Promise.all([
       captureDynamicResource({ module: MODULE, exportName: "SavedFilterSet", args: ["s", { filters: { a: { rules: freeText } } }] }),
       captureDynamicResource({ module: MODULE, exportName: "PiiOptOutRequest", args: ["p", { viewerIds: ["v"], waitForCompletion: false }] }),
-      refusedAddress(),
+      refusedLoopbackUrl(),
       startProviderHost({ projectDir: project.dir, env: NO_MATCH_ESTIMATE }),
     ]);
     // Settings reach a provider when it is first loaded (docs/dynamic-providers.md rule 3): set before the first call.
@@ -138,11 +129,12 @@ describe("the preview checks the connection of every account it uses", () => {
           "Use HTTPS: `pulumi config set --path 'insights:accounts.plain-http.baseUrl' https://api.example.com`",
       },
       {
-        cause: "an unreachable API",
+        cause: "an unreachable API on this machine",
         account: "unreachable",
         reason: new RegExp(
           `^account: the account ${unreachable} \\(client id "dev"\\) could not be reached: GET /bulk_filters/fields: connection failed \\(ECONNREFUSED: .*\\) ` +
-            "\\(after 2 attempts\\)\\. Check insights:accounts\\.unreachable\\.baseUrl and the network \\(proxy, firewall, DNS\\)$",
+            `\\(after 2 attempts\\)\\. Nothing listens there: is the emulator running\\? Start it with \`npx insights-emulator --port ${new URL(unreachable).port}\`, ` +
+            "or check insights:accounts\\.unreachable\\.baseUrl$",
         ),
       },
     ];
@@ -158,6 +150,8 @@ describe("the preview checks the connection of every account it uses", () => {
       for (const { cause, account, reason } of causes()) {
         const failures = await checkFailures(inputsOf(freeText, account));
         expect(failures, cause).toEqual([{ property: "account", reason: typeof reason === "string" ? reason : expect.stringMatching(reason) }]);
+        // The fix said once: the service's own sentence, which would say it again, is left out.
+        expect(failures[0]!.reason.match(/representative/g)?.length ?? 0, cause).toBeLessThanOrEqual(1);
         expect(JSON.stringify([failures, host.diagnostics]), cause).not.toContain(WRONG_SECRET);
       }
     });
@@ -255,6 +249,7 @@ describe("the preview checks the connection of every account it uses", () => {
             "ask the account's representative for the viewer module \\(docs/api.md 4.3\\), or set `verifyDeletion: false`$",
         )),
       });
+      expect(refused!.reason.match(/representative/g)).toHaveLength(1);
       // No request of the check reads anybody's data: the viewer asked for is the check's own.
       expect(fixture.requestsSince(mark).map((entry) => entry.path)).toEqual(["/pii-opt-out", "/insights/3.0/sessions/content/viewer"]);
       expect(fixture.requestsSince(mark)[1]!.query).toContain("viewer_id=pulumi-insights-connection-check");
@@ -292,6 +287,17 @@ describe("the preview checks the connection of every account it uses", () => {
       const [checked] = await checkFailures(filterInputs({ name: "Episodes", rules: freeText }), wrongSecretHost);
       pulumiOfPackage().runtime.setAllConfig({ ...stackConfig(), "insights:clientSecret": WRONG_SECRET }, ["insights:clientSecret", "insights:accounts"]);
       expect(((await failure(getFilterFields())) as Error).message).toBe(`getFilterFields: ${checked!.reason.slice("account: ".length)}`);
+    });
+
+    it("name the settings a `connection` argument gave, and the others where they come from", async () => {
+      const { getFilterFields } = requireFromRoot("pulumi-insights") as Package;
+      pulumiOfPackage().runtime.setAllConfig(stackConfig(), ["insights:clientSecret", "insights:accounts"]);
+      const url = fixture.emulator.url;
+      const refused = `getFilterFields: the account ${url} (client id "dev") refused the client id and secret: GET /bulk_filters/fields failed with HTTP 401: Unauthorized. Set the right secret with \`connection.clientSecret\``;
+      const given = await failure(getFilterFields({ connection: { baseUrl: url, clientId: DEV.clientId, clientSecret: WRONG_SECRET } }));
+      expect((given as Error).message).toBe(`${refused} (and check connection.clientId)`);
+      const named = await failure(getFilterFields({ account: "production", connection: { clientSecret: WRONG_SECRET } }));
+      expect((named as Error).message).toContain("Set the right secret with `connection.clientSecret` (and check insights:accounts.production.clientId)");
     });
   });
 });

@@ -3,7 +3,7 @@ import { Deployment, type ProviderHost } from "../../engine";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
- * What a user reads when a filter was changed in the console (README "SavedFilter"): the refresh
+ * What a user reads when a filter was changed in the console (docs/resources.md "SavedFilter"): the refresh
  * shows the change and the next update puts the declaration back. Both print the provider's
  * rule-tree diff (the CLI asks the provider's diff on refresh too, docs/dynamic-providers.md rule 7),
  * children matched by content: the changed Country value as one leaf, the removed Tag rule as

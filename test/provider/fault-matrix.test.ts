@@ -9,7 +9,7 @@ import { startProviderFixture, type ProviderFixture } from "./fixture";
  * create again, after a failed update or delete the same step from the state kept. Asserted from
  * the account: no filter or identifier twice, none missing, and done in at most two runs.
  *
- * The host runs with short settings (README "Timeouts and retries"): 1 s per attempt, and 1.5 s of
+ * The host runs with short settings (docs/configuration.md "Timeouts and retries"): 1 s per attempt, and 1.5 s of
  * watching the account after an unknown outcome. "Late" applies the write 3 s after it arrived,
  * after the first run has stopped watching: the second run must find it. Before the second run the
  * test waits until the emulator's journal shows that late write handled (what the engine cannot do,

@@ -226,7 +226,7 @@ describe("pulumi-insights import", () => {
     expect((await up(host, set!.inputs, adopted.state)).operation).toBe("same");
   });
 
-  it("with --account, declares every filter in that account of insights:accounts (README \"Accounts\")", () => {
+  it("with --account, declares every filter in that account of insights:accounts (docs/configuration.md \"Accounts\")", () => {
     expect(inAccount.status).toBe(0);
     const source = readFileSync(file("account.ts"), "utf8");
     expect(source).toContain('// They are in the account "staging" of the stack config insights:accounts.\n');

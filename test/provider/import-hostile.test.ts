@@ -234,6 +234,6 @@ describe("pulumi-insights import of hostile text", () => {
     expect(refused.status).toBe(1);
     expect(hiddenLines(refused.stderr)).toEqual([]);
     // The service's line break is escaped too: its message is one line, which cannot forge another.
-    expect(refused.stderr).toBe(`pulumi-insights import: GET /bulk_filters/ failed with HTTP 400 (bad_request): refused \\u001b[2J\\u001b[31mPWNED\\u001b[0m access\\u202e\\u2066 // admin only \\u2069\\u2066 \\u202a\\u202b\\u202c\\u202d \\u2067\\u2068 \\u200e\\u200f\\u061c\\nforged line del\\u007f c1\\u0080 nel\\u0085 csi\\u009b31m\\u009f\n`);
+    expect(refused.stderr).toBe(`pulumi-insights import: the account ${service.url} (client id "dev") could not be read: GET /bulk_filters/ failed with HTTP 400 (bad_request): refused \\u001b[2J\\u001b[31mPWNED\\u001b[0m access\\u202e\\u2066 // admin only \\u2069\\u2066 \\u202a\\u202b\\u202c\\u202d \\u2067\\u2068 \\u200e\\u200f\\u061c\\nforged line del\\u007f c1\\u0080 nel\\u0085 csi\\u009b31m\\u009f\n`);
   });
 });

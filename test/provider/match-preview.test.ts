@@ -5,7 +5,7 @@ import { DEV } from "../support/emulator";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
- * The match-rate line of previews (README "Match-rate estimates in previews") through the real
+ * The match-rate line of previews (docs/resources.md "Match-rate estimates in previews") through the real
  * dynamic-provider host: a filter to create and a rules change say what share of sampled sessions
  * the rules match, from one sample per host process; rules that match nothing get a warning; a
  * setting turns it off; a failed sample is one line. The emulator's clock stands at the wall time the

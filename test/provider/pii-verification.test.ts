@@ -5,7 +5,7 @@ import type { TestEmulator } from "../support/emulator";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
- * The deletion check and the receipt of a PiiOptOutRequest (README "PiiOptOutRequest") through the
+ * The deletion check and the receipt of a PiiOptOutRequest (docs/resources.md "PiiOptOutRequest") through the
  * real dynamic-provider host: after FINISHED each viewer id's sessions are asked for over the 30-day
  * retention window (spec 8); a viewer whose data the emulator keeps (emulator/README.md "Fault
  * rules", PII deletion) is reported by position and salted digest, never by value.
@@ -56,7 +56,7 @@ describe("PiiOptOutRequest deletion check and receipt", () => {
     expect(state.outputs.status).toBe("FINISHED");
     expect(state.outputs.verification).toMatchObject({ checked: 150, clean: 150, stillPresent: 0, notVerifiable: 0, stillPresentIdentifiers: [] });
     // One read per identifier; besides, the preview's check of the viewer module asked once for a
-    // viewer of its own, so that it reads nobody's data (README "What a preview checks of each account").
+    // viewer of its own, so that it reads nobody's data (docs/configuration.md "What a preview checks of each account").
     const viewersRead = fixture.requestsSince(mark).filter((entry) => entry.path === VIEWER_SESSIONS_PATH).map((entry) => new URLSearchParams(entry.query).get("viewer_id"));
     expect(viewersRead.filter((viewer) => viewer === "pulumi-insights-connection-check").length).toBeLessThanOrEqual(1);
     expect(viewersRead.filter((viewer) => viewer !== "pulumi-insights-connection-check").sort()).toEqual(ids);

@@ -4,6 +4,18 @@
  * (examples/gitops/pulumi.yml says how GitHub runs them).
  */
 
+/** A step of a job, as the workflows' tests read it. */
+export interface WorkflowStep {
+  name?: string;
+  id?: string;
+  uses?: string;
+  run?: string;
+  shell?: string;
+  if?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
 /** The contexts an expression reads (`github`, `vars`, ...). */
 export type Contexts = Record<string, unknown>;
 

@@ -89,3 +89,10 @@ export async function startFakeService(answer: (request: FakeRequest) => { statu
     }),
   };
 }
+
+/** The URL of a loopback port nothing listens on (a service started, then stopped): every connection to it is refused. */
+export async function refusedLoopbackUrl(): Promise<string> {
+  const service = await startFakeService(() => ({ status: 200, body: {} }));
+  await service.close();
+  return service.url;
+}

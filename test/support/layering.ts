@@ -66,7 +66,7 @@ export interface Report {
   form: string[];
   /** Imports the table does not allow, one line each: file, import, row. */
   breaks: string[];
-  /** Cycles of value imports, each as `a.ts -> b.ts -> a.ts`. */
+  /** Cycles of value imports (of any import, with `typeCycles`), each as `a.ts -> b.ts -> a.ts`. */
   cycles: string[];
 }
 
@@ -276,11 +276,14 @@ function allows(table: Table, file: string, target: string): boolean {
   return false;
 }
 
-/** The cycles of value imports among `files`, one per strongly connected set, each as a closed path. */
-function valueCycles(imports: readonly Import[]): string[] {
+/**
+ * The cycles of imports among `files` (value imports only, or type imports too when `types`), one
+ * per strongly connected set, each as a closed path.
+ */
+function importCycles(imports: readonly Import[], types = false): string[] {
   const edges = new Map<string, Set<string>>();
   for (const { from, target, typeOnly } of imports) {
-    if (typeOnly || target === undefined) continue;
+    if ((typeOnly && !types) || target === undefined) continue;
     if (!edges.has(from)) edges.set(from, new Set());
     edges.get(from)!.add(target);
   }
@@ -337,8 +340,11 @@ function valueCycles(imports: readonly Import[]): string[] {
   });
 }
 
-/** Checks one folder (relative to `root`) against its README's table, and its value imports for cycles. */
-export function checkLayering(folder: string, root = REPOSITORY): Report {
+/**
+ * Checks one folder (relative to `root`) against its README's table, and its imports for cycles:
+ * value imports, or every import, type-only ones too, when `typeCycles`.
+ */
+export function checkLayering(folder: string, root = REPOSITORY, { typeCycles = false }: { typeCycles?: boolean } = {}): Report {
   const form: string[] = [];
   const table = readTable(folder, form, root);
   const files = sourceFiles(folder, root);
@@ -358,5 +364,5 @@ export function checkLayering(folder: string, root = REPOSITORY): Report {
     breaks.push(`${from}: ${written} (${target}) breaks the row "${own.row.label}" of ${folder}/README.md, which may import: ${own.row.mayImport}`);
   }
   const inside = imports.filter(({ target }) => target?.startsWith(`${folder}/`));
-  return { form, breaks, cycles: valueCycles(inside) };
+  return { form, breaks, cycles: importCycles(inside, typeCycles) };
 }

@@ -239,8 +239,12 @@ function parseBaseUrl(text: string): URL {
   return url;
 }
 
-/** localhost, 127.0.0.0/8 and ::1: the hosts whose traffic never leaves the machine. */
-function isLoopbackHost(hostname: string): boolean {
+/**
+ * @internal
+ * localhost, 127.0.0.0/8 and ::1: the hosts whose traffic never leaves the machine (also where a
+ * refused connection means an emulator not started: connection-check/words.ts).
+ */
+export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
   if (host === "localhost" || host === "::1") return true;
   return isIP(host) === 4 && host.startsWith("127.");

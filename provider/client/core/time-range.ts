@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isoDate } from "../../schema";
-import { checked } from "../../schema/meta";
+import { checked, declareShape } from "../../schema/meta";
 import { describeValue } from "./errors";
 import type * as params from "./params";
 import type { QueryParams } from "./request";
@@ -15,7 +15,10 @@ import type { QueryParams } from "./request";
 /** A point in time: a `Date`, an ISO 8601 string, or epoch milliseconds. */
 export type DateInput = params.DateInput;
 /** @internal The schema of {@link DateInput}, for the generated interfaces ({@link timeRange} reads a date). */
-export const DateInput = z.union([z.date(), z.string(), z.number()]).describe("A point in time: a `Date`, an ISO 8601 string, or epoch milliseconds.");
+export const DateInput = declareShape(z.union([z.date(), z.string(), z.number()]).describe("A point in time: a `Date`, an ISO 8601 string, or epoch milliseconds."), {
+  // A `Date` is TypeScript's own: a program in another language gives the text or the number.
+  portable: z.union([z.string(), z.number()]).describe("A point in time: an ISO 8601 string, or epoch milliseconds."),
+});
 
 /** The member of a range in another format, which a range of this one leaves out. */
 const notWith = (format: string) => z.never().optional().describe(`Not with ${format}: one format per request (spec 4.1).`);
@@ -246,3 +249,14 @@ export function describeDuration(ms: number): string {
   }
   return `${Math.round(ms / 1000)} seconds`;
 }
+
+/** A time range of historical metrics (spec 4.1): explicit, or the last N days. */
+export type HistoricalRange = ExplicitRange | LastDaysRange;
+/** A time range of real-time metrics (spec 4.1): explicit, or the last N minutes. */
+export type RealTimeRange = ExplicitRange | LastMinutesRange;
+/** The range type of a metrics API instance. */
+export type MetricRange<RealTime extends boolean> = [RealTime] extends [true]
+  ? RealTimeRange
+  : [RealTime] extends [false]
+    ? HistoricalRange
+    : HistoricalRange | RealTimeRange;

@@ -1,15 +1,18 @@
 import { z } from "zod";
-import { Identifier } from "../../schema/assumptions";
 import { FilterFindByNameParams, FilterGetParams, FilterListQuery } from "../../client/filters";
 import { ALERT_PARAMS } from "../../client/alerts";
 import { metricParamSchemas } from "../../client/metrics";
 import { PiiGetParams, PiiListQuery } from "../../client/pii";
 import { sessionParamSchemas } from "../../client/sessions";
-import { DateInput, ExplicitRange } from "../../client/core/time-range";
-import { DeclaredInputs, OPT_OUT_DEFAULTS } from "../../pii/inputs";
+import { ExplicitRange } from "../../client/core/time-range";
+import { RecordedAccount } from "../../accounts/account-properties";
+import type { ResourceDeclaration } from "../../accounts/calls";
+import { PII_OPT_OUT_REQUEST } from "../../pii/opt-out-properties";
 import { TrackedRequest } from "../../pii/progress";
-import { RECEIPT_FORMAT } from "../../pii/receipt";
-import { BOOLEAN_DEFAULTS, DeclaredFilter } from "../../saved-filters/model/declared";
+import { PiiOptOutReceipt, ReceiptRequest } from "../../pii/receipt";
+import { DeletionVerification, StillPresentIdentifier } from "../../pii/verification";
+import { SAVED_FILTER, SAVED_FILTER_SET, SavedFilterSetMember } from "../../saved-filters/filter-properties";
+import { FilterState } from "../../saved-filters/model/state";
 import {
   ACCEPTED_METRIC_PATH_NAMES,
   AD_ALERT_METRICS,
@@ -45,30 +48,22 @@ import {
   Timestamp,
   ViewerSummary,
 } from "../../schema";
-import { AccountSettings, ProviderSettings, SETTING_ENVIRONMENT } from "../configuration";
+import { AccountSettings, ProviderSettings, SETTINGS, type SettingDeclaration } from "../../accounts/settings";
 import type { ResourceName } from "../tokens";
 
 /**
  * What the package schema of the plugin says (docs/provider-plugins.md rule 12), declared over the
- * package's zod schemas, the one source of its types: the provider's settings, each resource's
- * inputs and outputs, each function's arguments and result, and the names of the object types.
- * ./generate.ts turns it into provider/plugin/schema.json.
+ * package's zod schemas, the one source of its types: the provider's settings
+ * (accounts/settings.ts), the resources as each is declared beside its core
+ * (saved-filters/filter-properties.ts, pii/opt-out-properties.ts), each function's arguments and
+ * result, and the names of the object types. ./generate.ts turns it into provider/plugin/schema.json.
  *
  * Descriptions come from the zod schemas' metadata (`.describe()`, `.meta({ description, secret })`).
  * Where a source has none yet, this module describes a clone of it (`.describe()` leaves the source
- * as it is); such descriptions move into the sources as these gain them. Where a source does not
- * exist yet (a resource's outputs are TypeScript interfaces today), the shape is declared here, and
- * test/plugin/schema.test.ts holds it to the TypeScript type.
+ * as it is); such descriptions move into the sources as these gain them. Where a result has no zod
+ * source (the metric series), its shape is declared here, and test/plugin/schema.test.ts holds it to
+ * the TypeScript type.
  */
-
-/** A declared resource: its description, inputs and outputs. */
-export interface ResourceDeclaration {
-  description: string;
-  inputs: z.ZodObject;
-  outputs: z.ZodObject;
-  /** Inputs whose change makes the provider replace the resource (the schema's `willReplaceOnChanges`). */
-  replacedBy?: string[];
-}
 
 /** A declared function (a data source): its description, arguments and result. */
 export interface FunctionDeclaration {
@@ -80,203 +75,19 @@ export interface FunctionDeclaration {
   personalData?: boolean;
 }
 
-/** The name (and description) of an object or enum type, for the zod schema it is written from. */
+/** The name (and description, else the schema's own) of an object or enum type, for the zod schema it is written from. */
 export interface TypeName {
   name: string;
   description?: string;
 }
 
-const account = (what: string) =>
-  z
-    .string()
-    .optional()
-    .describe(`The account ${what}: a name of the provider's \`accounts\`; left out, the provider's own settings. Changing it to another account replaces the resource.`);
-
 const accountArgument = z.string().optional().describe("The account to read: a name of the provider's `accounts`; left out, the provider's own settings.");
 
-/** Where a resource lives, as its state records it. */
-const RecordedAccount = z.object({
-  baseUrl: z.string().describe("The API's base URL."),
-  clientId: z.string().describe("The API client id."),
-});
-
-const accountOutputs = {
-  account: z.string().optional().describe("The account name, as declared (`account`); absent for the provider's own settings."),
-  recordedAccount: RecordedAccount.describe("The account the resource belongs to, as its state records it (base URL and client id, never the secret)."),
-};
-
-const rules = RuleGroup.describe(
-  "The rule tree (spec 2.7): a group of `op` (`and`, `or`) and `rules`, each a group or a leaf (`field`, `op`: `contains`, `not_contains` or `equals`, `value`, and `key` for a `Tag` field).",
-);
-
-/** The properties of one declared saved filter (saved-filters/model/declared.ts `DeclaredFilter`), described. */
-const filterProperties = {
-  name: DeclaredFilter.shape.name.describe("The filter's name, unique in practice; required by the API (spec 4.8)."),
-  rules,
-  category: DeclaredFilter.shape.category.describe("Category, such as `CONTENT` or `NETWORK`. Removing it clears it."),
-  subcategory: DeclaredFilter.shape.subcategory.describe("Subcategory, such as `Asset` or `Resource`. Removing it clears it."),
-  advanced: DeclaredFilter.shape.advanced.unwrap().default(BOOLEAN_DEFAULTS.advanced).describe("Enabled for the metric-exploration and diagnostics dashboards."),
-  content: DeclaredFilter.shape.content.unwrap().default(BOOLEAN_DEFAULTS.content).describe("The API's `content` flag."),
-  enabled: DeclaredFilter.shape.enabled.unwrap().default(BOOLEAN_DEFAULTS.enabled).describe("Whether the filter is enabled."),
-};
-
-/** A saved filter as the account holds it and the state records it (saved-filters/model/state.ts `FilterState`). */
-export const SavedFilterState = z.object({
-  filterId: z.string().describe("The filter's id in the account (also the resource id)."),
-  name: z.string().describe("The filter's name."),
-  rules: RuleGroup.describe("The rule tree as the account holds it."),
-  category: z.string().optional().describe("The category, such as `CONTENT`, when the filter has one."),
-  subcategory: z.string().optional().describe("The subcategory, such as `Asset`, when the filter has one."),
-  advanced: z.boolean().describe("Whether the filter is offered in the metric-exploration and diagnostics dashboards."),
-  content: z.boolean().describe("The API's `content` flag."),
-  enabled: z.boolean().describe("Whether the filter is enabled."),
-  created: z.string().optional().describe("When the filter was created (ISO 8601 with offset)."),
-  edited: z.string().optional().describe("When the filter was last edited (ISO 8601 with offset)."),
-  creator: z.string().optional().describe("Who created the filter (the API account's user name)."),
-  editor: z.string().optional().describe("Who edited the filter last."),
-});
-
-/** One member of a SavedFilterSet: a SavedFilter's properties, the name defaulting to the member key. */
-const SavedFilterSetMember = z.object({
-  ...filterProperties,
-  name: DeclaredFilter.shape.name.optional().describe("The filter's name; default: the member key."),
-});
-
-/** Where a still-present identifier stands (provider/pii/verification.ts). */
-export const StillPresentIdentifier = z.object({
-  position: z.number().int().describe("Zero-based position in the sorted, de-duplicated list of the resource's identifiers."),
-  digest: z.string().describe("The salted scrypt digest of that one identifier, with the resource's salt."),
-});
-
-/** The deletion check after FINISHED (provider/pii/verification.ts `DeletionVerification`). */
-export const DeletionVerification = z.object({
-  checkedAt: z.string().describe("When the check found these figures (ISO 8601); a later check that finds the same keeps it."),
-  checked: z.number().int().describe("Identifiers asked for."),
-  clean: z.number().int().describe("Identifiers with no session in the window."),
-  stillPresent: z.number().int().describe("Identifiers whose sessions are still returned (the service may still be deleting)."),
-  notVerifiable: z.number().int().describe("Identifiers that cannot be checked (user ids) or whose check failed."),
-  stillPresentIdentifiers: z.array(StillPresentIdentifier).describe("Where the still-present identifiers stand, by position and digest."),
-});
-
-/** One request of a receipt (provider/pii/receipt.ts `ReceiptRequest`). */
-export const ReceiptRequest = z.object({
-  id: z.string().describe("The service's request id (spec 2.9)."),
-  status: z.string().describe("Its state when last read: ENQUEUED, STARTED or FINISHED (spec 3.1)."),
-  createdAt: z.string().optional().describe("When the service created it (spec 2.9 `created_at`), when known."),
-  finishedAt: z.string().optional().describe("When it reached FINISHED, when known."),
-  identifiers: z.number().int().describe("How many of the set's identifiers it processes."),
-  origin: z.enum(["submitted", "adopted"]).optional().describe("`submitted` by this resource, or `adopted` (made earlier, for identifiers previously submitted)."),
-});
-
-/** The audit receipt (provider/pii/receipt.ts `PiiOptOutReceipt`): names no identifier. */
-export const PiiOptOutReceipt = z.object({
-  format: z.literal(RECEIPT_FORMAT).describe(`The receipt's format, \`${RECEIPT_FORMAT}\`.`),
-  generatedBy: z.string().describe("`pulumi-insights/<version>`: the package that made the receipt."),
-  generatedAt: z.string().describe("The time of the last event the receipt reports (ISO 8601)."),
-  status: z.string().describe("The least advanced state of the requests (FINISHED once every request is)."),
-  requests: z.array(ReceiptRequest).describe("Every request that processes the identifiers."),
-  identifiers: z
-    .object({
-      kind: z.string().describe("`viewer` or `user`."),
-      count: z.number().int().describe("Distinct identifiers in the set."),
-      created: z.number().int().optional().describe("Identifiers the requests processed as new, when known."),
-      previouslySubmitted: z.number().int().describe("Identifiers the service already had from earlier requests."),
-      digest: z.string().describe("The salted scrypt digest of the set; whoever holds the list can check it."),
-      digestSalt: z.string().describe("The digest's salt."),
-    })
-    .describe("The identifier set, counted and digested."),
-  verification: DeletionVerification.optional().describe("The deletion check after FINISHED, when it ran."),
-});
-
-const identifierList = (what: string) => z.array(z.string()).optional().meta({ description: what, secret: true });
-
-/** The PiiOptOutRequest inputs a program gives (pii/inputs.ts), `resourceName` being the host's. */
-const piiInputs = {
-  viewerIds: DeclaredInputs.shape.viewerIds.meta({ description: "Viewer ids whose personal data is to be deleted; sent in `viewer_id` (spec 4.10). Stored as a secret.", secret: true }),
-  userIds: DeclaredInputs.shape.userIds.meta({ description: "User ids whose personal data is to be deleted; also sent in `viewer_id` (spec 4.10). Stored as a secret.", secret: true }),
-  notificationEmails: DeclaredInputs.shape.notificationEmails.meta({ description: "Addresses the service e-mails when a request is FINISHED (spec 3.1, 6). Stored as a secret.", secret: true }),
-  waitForCompletion: z.boolean().default(OPT_OUT_DEFAULTS.waitForCompletion).describe("Wait until every request is FINISHED before `up` completes."),
-  waitTimeoutSeconds: z
-    .number()
-    .default(OPT_OUT_DEFAULTS.waitTimeoutSeconds)
-    .describe("How long one `up` waits, in seconds; when it runs out, the requests stay in the state and the next `up` waits again."),
-  pollIntervalSeconds: z.number().default(OPT_OUT_DEFAULTS.pollIntervalSeconds).describe("First pause between status reads, in seconds; pauses grow up to 8 times it."),
-  verifyDeletion: z
-    .boolean()
-    .default(OPT_OUT_DEFAULTS.verifyDeletion)
-    .describe("Once every request is FINISHED, ask the viewer-sessions endpoint for each viewer id over the 30-day retention window and report in `verification` which still return data."),
-};
-
-/** Every input of `DeclaredInputs` is declared above, but the host's `resourceName`. */
-const PII_INPUT_NAMES = [...Object.keys(piiInputs), "account"];
-
-/** The resources of the package. */
+/** The resources of the package, each declared beside its core (accounts/calls.ts `ResourceDeclaration`). */
 export const RESOURCES = {
-  SavedFilter: {
-    description:
-      "A saved filter of the Insights account, managed as code: create, in-place updates that send only what changed, drift seen on refresh, delete through `/bulk_filters` (spec 4.8).",
-    inputs: z.object({
-      ...filterProperties,
-      adoptId: z.string().optional().describe("The id of an existing filter to take over instead of creating one: `create` reads it and updates it to the declared state."),
-      account: account("it lives in"),
-    }),
-    outputs: z.object({
-      ...SavedFilterState.shape,
-      adoptId: z.string().optional().describe("The adopted filter's id, as declared."),
-      ...accountOutputs,
-    }),
-    replacedBy: ["account"],
-  },
-  SavedFilterSet: {
-    description:
-      "Many saved filters as one resource, for generated filters (one per city, per device platform, per episode): diffed member by member and applied with bulk calls of up to 100 filters (spec 4.8).",
-    inputs: z.object({
-      filters: z
-        .record(z.string(), SavedFilterSetMember)
-        .describe("The members, by member key (a stable name of your choosing, such as a city): adding a key creates a filter, removing one deletes it, changing one updates it in place."),
-      adopt: z
-        .record(z.string(), z.string())
-        .optional()
-        .describe("Existing filters to take over instead of creating them, member key -> filter id: when the member is added, the filter is read and updated to the declared state."),
-      account: account("every member lives in"),
-    }),
-    outputs: z.object({
-      ids: z.record(z.string(), z.string()).describe("The filter id of each member, by member key."),
-      filters: z.record(z.string(), SavedFilterState).describe("Each member as the account holds it, by member key."),
-      adopt: z.record(z.string(), z.string()).optional().describe("The adoption map, as declared."),
-      ...accountOutputs,
-    }),
-    replacedBy: ["account"],
-  },
-  PiiOptOutRequest: {
-    description:
-      "A PII opt-out request (spec 4.10): the identifiers are submitted in batches of 100 and followed until FINISHED, then their deletion is checked. Create-only: a change of identifiers replaces it. Identifiers and addresses are held only as secrets.",
-    inputs: z.object({ ...piiInputs, account: account("its requests are made in") }),
-    outputs: z.object({
-      viewerIds: identifierList("The viewer ids, sorted and distinct (a secret)."),
-      userIds: identifierList("The user ids, sorted and distinct (a secret)."),
-      notificationEmails: identifierList("The notification addresses, sorted and distinct (a secret)."),
-      identifierKind: z.enum(["viewer", "user"]).describe("`viewer` or `user`."),
-      identifierCount: z.number().int().describe("How many distinct identifiers the resource declares."),
-      identifierDigest: z.string().describe("Salted scrypt digest of the identifier set."),
-      identifierDigestSalt: z.string().describe("The digest's salt."),
-      requests: z.array(TrackedRequest).describe("Every request that processes the identifiers: id, status, origin, counts."),
-      status: z.enum(["SUBMITTING", ...PII_STATUSES, "UNTRACKED"]).describe("The least advanced status of the requests, or SUBMITTING / UNTRACKED."),
-      batchCount: z.number().int().describe("Batches of at most 100 identifiers the set is submitted in."),
-      batchesSubmitted: z.number().int().describe("Batches already handled."),
-      previouslySubmitted: z.number().int().describe("Identifiers the service already had from earlier requests."),
-      untracked: z.number().int().describe("Previously submitted identifiers whose earlier request the list did not show."),
-      waitForCompletion: piiInputs.waitForCompletion.unwrap().describe("As declared, with its default."),
-      waitTimeoutSeconds: piiInputs.waitTimeoutSeconds.unwrap().describe("As declared, with its default."),
-      pollIntervalSeconds: piiInputs.pollIntervalSeconds.unwrap().describe("As declared, with its default."),
-      verifyDeletion: piiInputs.verifyDeletion.unwrap().describe("As declared, with its default."),
-      resourceName: z.string().optional().describe("The resource's name, which progress lines and errors name."),
-      verification: DeletionVerification.optional().describe("The deletion check after FINISHED; absent before it or with `verifyDeletion` false."),
-      receipt: PiiOptOutReceipt.describe("The audit receipt (format `pulumi-insights/pii-opt-out-receipt@1`): names no identifier."),
-      ...accountOutputs,
-    }),
-    replacedBy: ["viewerIds", "userIds", "notificationEmails", "account"],
-  },
+  SavedFilter: SAVED_FILTER,
+  SavedFilterSet: SAVED_FILTER_SET,
+  PiiOptOutRequest: PII_OPT_OUT_REQUEST,
 } satisfies Record<ResourceName, ResourceDeclaration>;
 
 /** One interval of a metric series (client/metric-results.ts `MetricPoint`). */
@@ -570,16 +381,17 @@ export const TYPE_NAMES = new Map<z.ZodType, TypeName>([
         "A node of a rule tree (spec 2.7): a group (`op` `and` or `or`, and `rules`) or a leaf (`field`, `op` `contains`, `not_contains` or `equals`, `value`, and `key` for a `Tag` field).",
     },
   ],
-  [SavedFilterState, { name: "SavedFilterState", description: "A saved filter as the account holds it." }],
-  [SavedFilterSetMember, { name: "SavedFilterSetMember", description: "One member of a SavedFilterSet: a SavedFilter's properties, the name defaulting to the member key." }],
-  [RecordedAccount, { name: "RecordedAccount", description: "Where a resource lives: the account's base URL and client id (never the secret)." }],
+  // The resources' named types are described where they are declared.
+  [FilterState, { name: "SavedFilterState" }],
+  [SavedFilterSetMember, { name: "SavedFilterSetMember" }],
+  [RecordedAccount, { name: "RecordedAccount" }],
   [SavedFilterRecord, { name: "SavedFilterDetails", description: "A saved filter as the API answers it (spec 2.7)." }],
   [PiiOptOutRequestRecord, { name: "PiiOptOutRequestDetails", description: "A PII opt-out request as the API answers it (spec 2.9)." }],
-  [TrackedRequest, { name: "PiiOptOutTrackedRequest", description: "One opt-out request that processes some of a resource's identifiers (spec 2.9, 3.1)." }],
-  [DeletionVerification, { name: "PiiDeletionVerification", description: "The figures of one deletion check." }],
-  [StillPresentIdentifier, { name: "PiiStillPresentIdentifier", description: "An identifier whose sessions are still returned, by position and digest." }],
-  [PiiOptOutReceipt, { name: "PiiOptOutReceipt", description: "The audit receipt of an opt-out request: names no identifier." }],
-  [ReceiptRequest, { name: "PiiOptOutReceiptRequest", description: "One request of a receipt." }],
+  [TrackedRequest, { name: "PiiOptOutTrackedRequest" }],
+  [DeletionVerification, { name: "PiiDeletionVerification" }],
+  [StillPresentIdentifier, { name: "PiiStillPresentIdentifier" }],
+  [PiiOptOutReceipt, { name: "PiiOptOutReceipt" }],
+  [ReceiptRequest, { name: "PiiOptOutReceiptRequest" }],
   [AccountSettings, { name: "Account", description: "A named account: where it is and its credentials." }],
   [ExplicitRange, { name: "ExplicitRange", description: "A time range `[start, end)`: start included, end excluded (spec 4.1)." }],
   [AlertSummary, { name: "AlertSummary", description: "An AI alert as listed (spec 2.8): its timeline holds `start` and, once ended, `end`." }],
@@ -626,19 +438,8 @@ export function enumName(values: readonly string[]): string | undefined {
   return ENUM_NAMES.get(JSON.stringify(values));
 }
 
-/**
- * Schemas whose JSON Schema form is not their Pulumi form, in both directions: an identifier the
- * service sends as a number or a string is a string once read (provider/schema/assumptions.ts), and
- * so in every SDK; a point in time is a string or a number on the wire.
- */
-export const SHAPES = new Map<z.ZodType, z.ZodType>([
-  [Identifier, z.string()],
-  // A `Date` is TypeScript's own: a program in another language gives the text or the number.
-  [DateInput, z.union([z.string(), z.number()]).describe("A point in time: an ISO 8601 string, or epoch milliseconds.")],
-]);
-
 /** The provider's settings: config variables and provider inputs, with the environment variable each falls back to. */
-export const CONFIG = { settings: ProviderSettings, environment: SETTING_ENVIRONMENT };
-
-/** Held by test/plugin/schema.test.ts: the PiiOptOutRequest inputs are those `check` accepts, but the host's own. */
-export const PII_DECLARED_INPUTS = { declared: PII_INPUT_NAMES, accepted: Object.keys(DeclaredInputs.shape).filter((name) => name !== "resourceName") };
+export const CONFIG = {
+  settings: ProviderSettings,
+  environment: Object.fromEntries(Object.entries(SETTINGS as Record<string, SettingDeclaration>).flatMap(([name, { env }]) => (env === undefined ? [] : [[name, env]]))) as Readonly<Record<string, string>>,
+};

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { packageVersion } from "../../client/core/version";
-import { SHAPES as SOURCE_SHAPES } from "../../schema/meta";
+import { InsightsError } from "../../client/core/errors";
+import { jsonSchemaOf as readJsonSchema, lineage, type Direction } from "../../schema/meta";
 import { functionToken, PACKAGE_NAME, typeToken } from "../tokens";
-import { CONFIG, enumName, FUNCTIONS, RESOURCES, SHAPES, TYPE_NAMES, type TypeName } from "./declaration";
+import { CONFIG, enumName, FUNCTIONS, RESOURCES, TYPE_NAMES, type TypeName } from "./declaration";
 import { PulumiTypeWriter, type EnumTypeSpec, type JsonSchema, type ObjectTypeSpec, type PropertySpec } from "./json-schema";
 
 /**
@@ -27,11 +27,10 @@ export interface FunctionSpec {
   outputs: { properties: Record<string, PropertySpec>; required?: string[] };
 }
 
-/** The package schema. */
+/** The package schema; the plugin serves it with package.json's version (../package-schema.ts). */
 export interface PackageSpec {
   name: string;
   displayName: string;
-  version: string;
   description: string;
   keywords: string[];
   license: string;
@@ -42,53 +41,33 @@ export interface PackageSpec {
   types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
 }
 
-/** The name a schema is declared under, found on it or on a schema it was cloned from (`.describe()`). */
+/**
+ * The name a schema is declared under, found on it or on a schema it was cloned from (`.describe()`),
+ * with the description the declaration gives the type, else the one of the schema so named.
+ */
 function declaredName(schema: z.core.$ZodType): TypeName | undefined {
-  return lineage(schema).map((ancestor) => TYPE_NAMES.get(ancestor as unknown as z.ZodType)).find((name) => name !== undefined);
-}
-
-/** `schema` and the schemas it was cloned from (`.describe()`, `.meta()`), nearest first. */
-function lineage(schema: z.core.$ZodType): z.core.$ZodType[] {
-  const nodes: z.core.$ZodType[] = [];
-  for (let current: z.core.$ZodType | undefined = schema; current !== undefined; current = current._zod.parent) nodes.push(current);
-  return nodes;
+  for (const ancestor of lineage(schema)) {
+    const name = TYPE_NAMES.get(ancestor as unknown as z.ZodType);
+    if (name === undefined) continue;
+    const description = name.description ?? z.globalRegistry.get(ancestor)?.description;
+    return { name: name.name, ...(description === undefined ? {} : { description }) };
+  }
+  return undefined;
 }
 
 /**
- * The shape to write for a schema in one direction: the declaration's (./declaration.ts `SHAPES`,
- * both directions), else the one its source declares for that direction (provider/schema/meta.ts
- * `declareShape`, as scripts/generate-types.ts reads it: what a custom check takes, what a transform
- * gives), found on it or on a schema it was cloned from.
+ * `schema` as JSON Schema in one direction (provider/schema/meta.ts `jsonSchemaOf`): the portable
+ * forms other languages use and the shapes its source declares, each named type marked with its
+ * declared name, outputs without defaults.
  */
-function declaredShape(schema: z.core.$ZodType, io: Direction): z.core.$ZodType | undefined {
-  const ancestors = lineage(schema);
-  return (
-    ancestors.map((ancestor) => SHAPES.get(ancestor as unknown as z.ZodType)).find((shape) => shape !== undefined) ??
-    ancestors.map((ancestor) => SOURCE_SHAPES.get(ancestor)?.[io]).find((shape) => shape !== undefined)
-  );
-}
-
-/** Which side of a schema is written: what a program gives (`input`) or what it gets (`output`). */
-type Direction = "input" | "output";
-
-/** `schema` as JSON Schema in one direction, with the declaration's type names and the declared shapes applied. */
 function jsonSchemaOf(schema: z.core.$ZodType, io: Direction): JsonSchema {
-  return z.toJSONSchema(schema, {
-    io,
-    unrepresentable: "any",
-    override: ({ zodSchema, jsonSchema }) => {
-      const shape = declaredShape(zodSchema, io);
-      if (shape !== undefined) {
-        // The use's own description and secret stay (`Identifier.describe("The filter's id.")`).
-        const { description, secret } = jsonSchema as JsonSchema;
-        for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Record<string, unknown>)[key];
-        const { $schema: _dialect, ...declared } = jsonSchemaOf(shape, io);
-        Object.assign(jsonSchema, declared, description === undefined ? {} : { description }, secret === undefined ? {} : { secret });
-      }
+  return readJsonSchema(schema, io, {
+    portable: true,
+    annotate: (zodSchema, node) => {
+      // A default says what an input left out means; an output is always there.
+      if (io === "output") delete node.default;
       const name = declaredName(zodSchema);
-      if (name !== undefined) {
-        Object.assign(jsonSchema, { "x-pulumi-type": name.name, ...(name.description === undefined ? {} : { "x-pulumi-description": name.description }) });
-      }
+      if (name !== undefined) Object.assign(node, { "x-pulumi-type": name.name, ...(name.description === undefined ? {} : { "x-pulumi-description": name.description }) });
     },
   }) as JsonSchema;
 }
@@ -103,8 +82,8 @@ function requiredPart(required: string[]): { required?: string[] } {
   return required.length === 0 ? {} : { required };
 }
 
-/** The package schema, with `version` (default: the package's). */
-export function packageSchema(version = packageVersion()): PackageSpec {
+/** The package schema, without the release's version, which package.json alone holds. */
+export function packageSchema(): PackageSpec {
   const writer = new PulumiTypeWriter(typeToken, enumName);
 
   const settings = writer.objectOf(jsonSchemaOf(CONFIG.settings, "input"), "Provider");
@@ -121,7 +100,7 @@ export function packageSchema(version = packageVersion()): PackageSpec {
       const outputs = writer.objectOf(jsonSchemaOf(declaration.outputs, "output"), name);
       for (const replaced of declaration.replacedBy ?? []) {
         const spec = inputs.properties[replaced];
-        if (spec === undefined) throw new Error(`${name}: replacedBy names ${replaced}, which is not an input`);
+        if (spec === undefined) throw new InsightsError(`${name}: replacedBy names ${replaced}, which is not an input`);
         spec.willReplaceOnChanges = true;
       }
       return [
@@ -150,7 +129,6 @@ export function packageSchema(version = packageVersion()): PackageSpec {
   return {
     name: PACKAGE_NAME,
     displayName: "Insights",
-    version,
     description: "Saved filters and PII opt-out requests of the video-analytics Insights API as code, and its data as functions.",
     keywords: ["pulumi", "insights", "video-analytics", "category/monitoring", "kind/native"],
     license: "Apache-2.0",
@@ -166,6 +144,6 @@ export function packageSchema(version = packageVersion()): PackageSpec {
 }
 
 /** The schema as the committed file holds it: two-space JSON and a final newline. */
-export function packageSchemaText(version?: string): string {
-  return `${JSON.stringify(packageSchema(version), null, 2)}\n`;
+export function packageSchemaText(): string {
+  return `${JSON.stringify(packageSchema(), null, 2)}\n`;
 }

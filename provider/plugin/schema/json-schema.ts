@@ -1,3 +1,5 @@
+import { InsightsError } from "../../client/core/errors";
+
 /**
  * JSON Schema (as zod 4's `z.toJSONSchema` writes it from the package's zod schemas) to the types of
  * a Pulumi package schema (docs/provider-plugins.md rule 12). Pure: it reads plain objects and
@@ -75,7 +77,7 @@ export interface EnumTypeSpec {
 }
 
 /** The `$ref` of Pulumi's type of any value. */
-export const ANY_TYPE = "pulumi.json#/Any";
+const ANY_TYPE = "pulumi.json#/Any";
 
 const PRIMITIVES = new Set(["boolean", "integer", "number", "string"]);
 
@@ -128,7 +130,7 @@ export class PulumiTypeWriter {
    */
   objectOf(root: JsonSchema, owner: string): { description?: string; properties: Record<string, PropertySpec>; required: string[] } {
     const node = this.resolve(root, root);
-    if (node.type !== "object" || node.properties === undefined) throw new Error(`${owner}: an object schema with properties is expected`);
+    if (node.type !== "object" || node.properties === undefined) throw new InsightsError(`${owner}: an object schema with properties is expected`);
     // A named type used as a whole (a function answering one record) names its nested types as it does elsewhere.
     const base = node["x-pulumi-type"] ?? owner;
     const properties = Object.fromEntries(
@@ -144,7 +146,7 @@ export class PulumiTypeWriter {
     for (let hops = 0; current.$ref !== undefined; hops++) {
       const match = /^#\/\$defs\/(.+)$/.exec(current.$ref);
       const target = match === null ? undefined : root.$defs?.[match[1]!];
-      if (target === undefined || hops > 32) throw new Error(`unresolvable reference ${current.$ref}`);
+      if (target === undefined || hops > 32) throw new InsightsError(`unresolvable reference ${current.$ref}`);
       // A reference may carry its own description (a described use of a named schema).
       const { $ref: _ref, ...annotations } = current;
       current = {
@@ -180,14 +182,14 @@ export class PulumiTypeWriter {
       if (resolved.every((member) => isPrimitive(member) || (member.type === "array" && member.items !== undefined && isPrimitive(this.resolve(member.items, root))))) {
         return { oneOf: resolved.map((member) => this.typeOf(member, root, name)) };
       }
-      throw new Error(`${name}: a union of ${resolved.map((member) => JSON.stringify(member.type)).join(", ")} has no Pulumi form`);
+      throw new InsightsError(`${name}: a union of ${resolved.map((member) => JSON.stringify(member.type)).join(", ")} has no Pulumi form`);
     }
     if (members !== undefined) {
       const { anyOf: _anyOf, oneOf: _oneOf, type: _type, ...rest } = node;
       return this.typeOf({ ...rest, ...this.resolve(members[0]!, root) }, root, name);
     }
     if (node.enum !== undefined) {
-      if (!node.enum.every((value) => typeof value === "string")) throw new Error(`${name}: only string enums have a Pulumi form here`);
+      if (!node.enum.every((value) => typeof value === "string")) throw new InsightsError(`${name}: only string enums have a Pulumi form here`);
       return this.enumType(typeName, node.enum as string[], typeDescription);
     }
     switch (node.type) {
@@ -197,7 +199,7 @@ export class PulumiTypeWriter {
       case "string":
         return { type: node.type };
       case "array":
-        if (node.items === undefined) throw new Error(`${name}: an array without items`);
+        if (node.items === undefined) throw new InsightsError(`${name}: an array without items`);
         return { type: "array", items: this.typeOf(this.resolve(node.items, root), root, name) };
       case "object":
         if (node.properties !== undefined) return this.named(typeName, [node], root, typeDescription);
@@ -208,7 +210,7 @@ export class PulumiTypeWriter {
       case undefined:
         return { $ref: ANY_TYPE };
       default:
-        throw new Error(`${name}: a JSON Schema type ${JSON.stringify(node.type)} has no Pulumi form`);
+        throw new InsightsError(`${name}: a JSON Schema type ${JSON.stringify(node.type)} has no Pulumi form`);
     }
   }
 
@@ -263,7 +265,7 @@ export class PulumiTypeWriter {
   private register(token: string, spec: ObjectTypeSpec | EnumTypeSpec): void {
     const existing = this.types[token];
     if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(spec)) {
-      throw new Error(`two different types are named ${token}: name one of them in the declaration (provider/plugin/schema/declaration.ts)`);
+      throw new InsightsError(`two different types are named ${token}: name one of them in the declaration (provider/plugin/schema/declaration.ts)`);
     }
     this.types[token] = spec;
   }

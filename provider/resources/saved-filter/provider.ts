@@ -2,6 +2,6 @@
  * The implementation specifier SavedFilter resources carry in `__provider`
  * (`pulumi-insights/dist/provider/resources/saved-filter/provider.js`, host/shim.ts): states of every
  * version name it, so it stays; the implementation is the dynamic host's adapter of the core
- * (host/saved-filter.ts).
+ * (host/saved-filter-adapter.ts).
  */
-export { provider } from "../../host/saved-filter";
+export { provider } from "../../host/saved-filter-adapter";

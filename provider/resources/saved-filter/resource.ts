@@ -1,51 +1,32 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RuleGroup } from "../../schema";
-import { hostedProvider, packageModule } from "../../host/shim";
-import type { RecordedAccount } from "../../accounts/binding";
+import type { RecordedAccount } from "../../schema/resource-records";
+import { hostedProvider, outputsOnly, packageModule } from "../../host/shim";
+import { SAVED_FILTER } from "../../saved-filters/filter-properties";
+import type { SavedFilterArgs } from "../args";
 
-/** Inputs of a {@link SavedFilter} (spec 2.7). */
-export interface SavedFilterArgs {
-  /** The filter's name, unique in practice; required by the API (spec 4.8). */
-  name: pulumi.Input<string>;
-  /** The rule tree: plain JSON of spec 2.7 or the builder of `pulumi-insights` (`and`, `or`, `field`, `tag`). */
-  rules: pulumi.Input<RuleGroup>;
-  /** Category, such as `CONTENT` or `NETWORK`. Removing it clears it. */
-  category?: pulumi.Input<string>;
-  /** Subcategory, such as `Asset` or `Resource`. Removing it clears it. */
-  subcategory?: pulumi.Input<string>;
-  /** Enabled for the metric-exploration and diagnostics dashboards. Default false. */
-  advanced?: pulumi.Input<boolean>;
-  /** Default false. */
-  content?: pulumi.Input<boolean>;
-  /** Default true. */
-  enabled?: pulumi.Input<boolean>;
-  /**
-   * The id of an existing filter to take over instead of creating one (`pulumi import` does not
-   * work for dynamic resources): `create` reads it and updates it to the declared state.
-   */
-  adoptId?: pulumi.Input<string>;
-  /**
-   * The account it lives in: a name of the stack config `insights:accounts` (README "Accounts"); left
-   * out, the stack's settings (`insights:baseUrl`, `insights:clientId`, `insights:clientSecret`).
-   * Changing it to another account replaces the resource.
-   */
-  account?: pulumi.Input<string>;
-}
+export type { SavedFilterArgs } from "../args";
 
 /**
  * A saved filter of the Insights account, managed as code: create, in-place updates that send only
  * what changed, drift seen on refresh, delete through `/bulk_filters` (spec 4.8).
  */
 export class SavedFilter extends pulumi.dynamic.Resource {
-  /** The filter's id in the account (also the resource id). */
+  // Written by scripts/generate-types.ts from the resource's declaration (`npm run types`): edit the declaration, not these lines.
+  /** The filter's id in the account (also a SavedFilter's resource id). */
   declare readonly filterId: pulumi.Output<string>;
-  /** The filter's name. */
+  /** The filter's name, unique in practice; required by the API (spec 4.8). */
   declare readonly name: pulumi.Output<string>;
-  /** The rule tree as the account holds it. */
+  /**
+   * The rule tree (spec 2.7): a group of `op` (`and`, `or`) and `rules`, each a group or a leaf
+   * (`field`, `op`: `contains`, `not_contains` or `equals`, `value`, and `key` for a `Tag` field);
+   * in TypeScript, plain JSON or the rule builder of `pulumi-insights` (`and`, `or`, `field`,
+   * `tag`).
+   */
   declare readonly rules: pulumi.Output<RuleGroup>;
-  /** The category, such as `CONTENT`, when the filter has one. */
+  /** The category, such as `CONTENT` or `NETWORK`; removing it clears it. */
   declare readonly category: pulumi.Output<string | undefined>;
-  /** The subcategory, such as `Asset`, when the filter has one. */
+  /** The subcategory, such as `Asset` or `Resource`; removing it clears it. */
   declare readonly subcategory: pulumi.Output<string | undefined>;
   /** Whether the filter is offered in the metric-exploration and diagnostics dashboards. */
   declare readonly advanced: pulumi.Output<boolean>;
@@ -54,19 +35,26 @@ export class SavedFilter extends pulumi.dynamic.Resource {
   /** Whether the filter is enabled. */
   declare readonly enabled: pulumi.Output<boolean>;
   /** When the filter was created (ISO 8601 with offset). */
-  declare readonly created: pulumi.Output<string>;
+  declare readonly created: pulumi.Output<string | undefined>;
   /** When the filter was last edited (ISO 8601 with offset). */
-  declare readonly edited: pulumi.Output<string>;
+  declare readonly edited: pulumi.Output<string | undefined>;
   /** Who created the filter (the API account's user name). */
-  declare readonly creator: pulumi.Output<string>;
+  declare readonly creator: pulumi.Output<string | undefined>;
   /** Who edited the filter last. */
-  declare readonly editor: pulumi.Output<string>;
-  /** The adopted filter's id, as declared. */
+  declare readonly editor: pulumi.Output<string | undefined>;
+  /**
+   * The id of an existing filter to take over instead of creating one: `create` reads it and
+   * updates it to the declared state.
+   */
   declare readonly adoptId: pulumi.Output<string | undefined>;
-  /** The account name, as declared (`account`); undefined for the stack's settings. */
+  /** The account name, as declared (`account`); absent for the provider's own settings. */
   declare readonly account: pulumi.Output<string | undefined>;
-  /** The account the resource belongs to, as its state records it (base URL and client id, never the secret). */
+  /**
+   * The account the resource belongs to, as its state records it (base URL and client id, never the
+   * secret).
+   */
   declare readonly recordedAccount: pulumi.Output<RecordedAccount>;
+  // End of the written lines.
 
   /**
    * Declares a saved filter; `pulumi up` creates it in the account, or adopts the filter `adoptId` names.
@@ -80,15 +68,11 @@ export class SavedFilter extends pulumi.dynamic.Resource {
       savedFilterProvider,
       name,
       {
+        // The outputs that are not inputs, unset until the engine answers; then the inputs.
+        ...outputsOnly(SAVED_FILTER),
         ...args,
         // The builder's objects become plain JSON here, so inputs serialize as the API's shape.
         rules: pulumi.output(args.rules).apply((rules) => JSON.parse(JSON.stringify(rules)) as RuleGroup),
-        filterId: undefined,
-        created: undefined,
-        edited: undefined,
-        creator: undefined,
-        editor: undefined,
-        recordedAccount: undefined,
       },
       opts,
       "insights",

@@ -1,41 +1,16 @@
 import * as pulumi from "@pulumi/pulumi";
-import { hostedProvider, packageModule } from "../../host/shim";
-import type { RecordedAccount } from "../../accounts/binding";
-import type { FilterState } from "../../saved-filters/model/state";
-import type { SavedFilterArgs } from "./resource";
+import { hostedProvider, outputsOnly, packageModule } from "../../host/shim";
+import { SAVED_FILTER_SET } from "../../saved-filters/filter-properties";
+import type { FilterState, RecordedAccount } from "../../schema/resource-records";
+import type { SavedFilterSetArgs, SavedFilterSetMemberArgs } from "../args";
 
-/** One member of a {@link SavedFilterSet}: the properties of a SavedFilter, the name defaulting to the member key. */
-export type SavedFilterSetMemberArgs = Omit<SavedFilterArgs, "name" | "adoptId" | "account"> & {
-  /** The filter's name; default: the member key. */
-  name?: pulumi.Input<string>;
-};
+export type { SavedFilterSetArgs, SavedFilterSetMemberArgs } from "../args";
 
 /**
  * The former name of {@link SavedFilterSetMemberArgs}.
  * @deprecated Use `SavedFilterSetMemberArgs`; this name goes in the next release.
  */
 export type SavedFilterSpec = SavedFilterSetMemberArgs;
-
-/** Inputs of a {@link SavedFilterSet}. */
-export interface SavedFilterSetArgs {
-  /**
-   * The members, by member key (a stable name of your choosing, such as a city): adding a key
-   * creates a filter, removing one deletes it, changing one updates it in place.
-   */
-  filters: pulumi.Input<Record<string, pulumi.Input<SavedFilterSetMemberArgs>>>;
-  /**
-   * Existing filters to take over instead of creating them, member key -> filter id (`pulumi import`
-   * does not work for dynamic resources): when the member is added, the filter is read and updated
-   * to the declared state.
-   */
-  adopt?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /**
-   * The account every member lives in: a name of the stack config `insights:accounts` (README "Accounts"); left
-   * out, the stack's settings (`insights:baseUrl`, `insights:clientId`, `insights:clientSecret`).
-   * Changing it to another account replaces the resource.
-   */
-  account?: pulumi.Input<string>;
-}
 
 /** A member of a {@link SavedFilterSet} as the account holds it. */
 export type SavedFilterSetMember = FilterState;
@@ -46,16 +21,24 @@ export type SavedFilterSetMember = FilterState;
  * so a refresh of 1000 members is 10 requests.
  */
 export class SavedFilterSet extends pulumi.dynamic.Resource {
+  // Written by scripts/generate-types.ts from the resource's declaration (`npm run types`): edit the declaration, not these lines.
   /** The filter id of each member, by member key. */
   declare readonly ids: pulumi.Output<Record<string, string>>;
   /** Each member as the account holds it, by member key. */
   declare readonly filters: pulumi.Output<Record<string, SavedFilterSetMember>>;
-  /** The adoption map, as declared. */
+  /**
+   * Existing filters to take over instead of creating them, member key -> filter id: when the
+   * member is added, the filter is read and updated to the declared state.
+   */
   declare readonly adopt: pulumi.Output<Record<string, string> | undefined>;
-  /** The account name, as declared (`account`); undefined for the stack's settings. */
+  /** The account name, as declared (`account`); absent for the provider's own settings. */
   declare readonly account: pulumi.Output<string | undefined>;
-  /** The account the resource belongs to, as its state records it (base URL and client id, never the secret). */
+  /**
+   * The account the resource belongs to, as its state records it (base URL and client id, never the
+   * secret).
+   */
   declare readonly recordedAccount: pulumi.Output<RecordedAccount>;
+  // End of the written lines.
 
   /**
    * Declares a set of saved filters by member key; `pulumi up` creates, adopts, updates and deletes them in bulk calls.
@@ -69,12 +52,12 @@ export class SavedFilterSet extends pulumi.dynamic.Resource {
       savedFilterSetProvider,
       name,
       {
+        // The outputs that are not inputs, unset until the engine answers; then the inputs.
+        ...outputsOnly(SAVED_FILTER_SET),
         // The builder's objects become plain JSON here, so inputs serialize as the API's shape.
         filters: pulumi.output(args.filters).apply((filters) => JSON.parse(JSON.stringify(filters)) as Record<string, SavedFilterSpec>),
         adopt: args.adopt,
         account: args.account,
-        ids: undefined,
-        recordedAccount: undefined,
       },
       opts,
       "insights",

@@ -1,3 +1,5 @@
+import { InsightsError } from "../../client/core/errors";
+
 /**
  * Coalescing of single operations into bulk calls. The engine drives many resources of one stack
  * concurrently through one process, at most `--parallel` at once (docs/dynamic-providers.md "The
@@ -285,7 +287,7 @@ export class Coalescer<Item, Result> {
     const { entries } = batch;
     // Whatever the sender leaves unsettled (a bug, or an error it did not expect) fails, never hangs.
     this.send(entries).then(
-      () => entries.forEach((entry) => entry.reject(new Error("batch: no answer for this item"))),
+      () => entries.forEach((entry) => entry.reject(new InsightsError("batch: no answer for this item"))),
       (error: unknown) => entries.forEach((entry) => entry.reject(error)),
     );
   }

@@ -1,5 +1,5 @@
 import { isRefusalStatus } from "../../schema/assumptions";
-import { ApiError, ArgumentError } from "../../client/core/errors";
+import { ApiError, ArgumentError, InsightsError } from "../../client/core/errors";
 import { sendHalves, type BatchSender, type Entry } from "./coalescer";
 
 /**
@@ -13,7 +13,7 @@ import { sendHalves, type BatchSender, type Entry } from "./coalescer";
  * One item of a refused bulk call, with the path inside that item the refusal named (for example
  * `rules.rules[0].field`, from the call's `[3].rules.rules[0].field`) and its reason.
  */
-export class FilterItemError extends Error {
+export class FilterItemError extends InsightsError {
   constructor(
     /** Where in the item the problem is ("" when the refusal named no place inside it). */
     readonly path: string,
@@ -22,7 +22,6 @@ export class FilterItemError extends Error {
     cause: Error,
   ) {
     super(path === "" ? reason : `${path}: ${reason}`, { cause });
-    this.name = "FilterItemError";
   }
 }
 

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { InsightsError } from "../../client/core/errors";
 import { isUnknown, lookupCandidates, lookupsForRules, validateRuleValues, validateRules, type RuleFailure } from "../../rules";
-import type { RuleGroup, SavedFilterInput } from "../../schema";
+import { RuleGroup as RuleGroupSchema, type RuleGroup } from "../../schema";
+import { declareShape } from "../../schema/meta";
 import { unknownProperties } from "../../schema/suggest";
 
 /**
@@ -9,31 +11,41 @@ import { unknownProperties } from "../../schema/suggest";
  * are checked against lookups read by whoever calls the check (a {@link LookupReader}).
  */
 
-/** @internal The properties of one saved filter that a program declares (docs/api.md 2.7, 4.8). */
-export const DeclaredFilter = z.object({
-  // Refused when blank, but never trimmed: the account keeps a name as sent (a console name that
-  // ends with a space stays so), and a trimmed declaration would differ from it on every adoption.
-  name: z.string().refine((name) => name.trim() !== "", "must be a non-empty string"),
-  rules: z.custom<RuleGroup>(),
-  category: z.string().min(1, "must be a non-empty string when given").optional(),
-  subcategory: z.string().min(1, "must be a non-empty string when given").optional(),
-  advanced: z.boolean().optional(),
-  content: z.boolean().optional(),
-  enabled: z.boolean().optional(),
-});
-/** A {@link DeclaredFilter} after parsing. */
-export type DeclaredFilter = SavedFilterInput;
-
 /**
  * The API's values for booleans left out (docs/api.md 2.7 is silent; these are what a filter made in
  * the console has). They are sent explicitly at create, so "left out" and "the default" never diff.
  */
 export const BOOLEAN_DEFAULTS = { advanced: false, content: false, enabled: true } as const;
 
-/** Properties compared by `diff` and sent by `update`, in display order. */
-export const MANAGED_PROPERTIES = ["name", "rules", "category", "subcategory", "advanced", "content", "enabled"] as const;
+/**
+ * @internal
+ * The properties of one saved filter, declared by hand here and nowhere else (docs/api.md 2.7, 4.8):
+ * what each means, the API's default, and the check of what a program gives. A SavedFilter's inputs,
+ * a SavedFilterSet member's and the state both record (./state.ts `FilterState`) are these
+ * (saved-filters/filter-properties.ts); their TypeScript types and the plugin's package schema are
+ * written from them.
+ */
+export const DeclaredFilter = z.object({
+  // Refused when blank, but never trimmed: the account keeps a name as sent (a console name that
+  // ends with a space stays so), and a trimmed declaration would differ from it on every adoption.
+  name: z.string().refine((name) => name.trim() !== "", "must be a non-empty string").describe("The filter's name, unique in practice; required by the API (spec 4.8)."),
+  // Its structure is checked with exact paths by rules/validate.ts; readers of the schema see a rule group.
+  rules: declareShape(z.custom<RuleGroup>(), { input: RuleGroupSchema, output: RuleGroupSchema }).describe(
+    "The rule tree (spec 2.7): a group of `op` (`and`, `or`) and `rules`, each a group or a leaf (`field`, `op`: `contains`, `not_contains` or `equals`, `value`, and `key` for a `Tag` field); in TypeScript, plain JSON or the rule builder of `pulumi-insights` (`and`, `or`, `field`, `tag`).",
+  ),
+  category: z.string().min(1, "must be a non-empty string when given").optional().describe("The category, such as `CONTENT` or `NETWORK`; removing it clears it."),
+  subcategory: z.string().min(1, "must be a non-empty string when given").optional().describe("The subcategory, such as `Asset` or `Resource`; removing it clears it."),
+  advanced: z.boolean().default(BOOLEAN_DEFAULTS.advanced).describe("Whether the filter is offered in the metric-exploration and diagnostics dashboards."),
+  content: z.boolean().default(BOOLEAN_DEFAULTS.content).describe("The API's `content` flag."),
+  enabled: z.boolean().default(BOOLEAN_DEFAULTS.enabled).describe("Whether the filter is enabled."),
+});
+/** A {@link DeclaredFilter} after parsing: the API's defaults filled in. */
+export type DeclaredFilter = z.output<typeof DeclaredFilter>;
+
 /** One of {@link MANAGED_PROPERTIES}. */
-export type ManagedProperty = (typeof MANAGED_PROPERTIES)[number];
+export type ManagedProperty = keyof typeof DeclaredFilter.shape;
+/** Properties compared by `diff` and sent by `update`: those of {@link DeclaredFilter}, in display order. */
+export const MANAGED_PROPERTIES = Object.keys(DeclaredFilter.shape) as readonly ManagedProperty[];
 
 /** A problem found by a check: the exact path of the input and what is wrong there. */
 export interface PathFailure {
@@ -43,8 +55,18 @@ export interface PathFailure {
   reason: string;
 }
 
+/**
+ * The path of `key` below `base`, as the engine shows property paths: `base.key`, or `base["key"]`
+ * for a key that is not a plain name (a member key such as `san-jose`).
+ */
+export function propertyPath(base: string, key: string): string {
+  const step = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : `[${JSON.stringify(key)}]`;
+  if (base === "" || step.startsWith("[")) return `${base}${step}`;
+  return `${base}.${step}`;
+}
+
 /** `base` and a path below it: `filters["x"]` + `rules.rules[0]` -> `filters["x"].rules.rules[0]`. */
-export function joinPath(base: string, path: string): string {
+function joinPath(base: string, path: string): string {
   if (base === "") return path;
   if (path === "") return base;
   return path.startsWith("[") ? `${base}${path}` : `${base}.${path}`;
@@ -61,10 +83,9 @@ export interface LookupReader {
  * A reader throws any other error (the account's connection, say) as it is, and the check does not
  * blame the rules for it.
  */
-export class LookupUnreadableError extends Error {
+export class LookupUnreadableError extends InsightsError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = "LookupUnreadableError";
   }
 }
 

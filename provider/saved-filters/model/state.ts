@@ -1,6 +1,8 @@
-import { describeRulesDiff, isUnknown, rulesEqual } from "../../rules";
+import { z } from "zod";
+import { describeRulesDiff, isUnknown, ruleTreeChanges, type RuleTreeChange } from "../../rules";
 import type { RuleGroup, SavedFilter, SavedFilterInput } from "../../schema";
-import { BOOLEAN_DEFAULTS, MANAGED_PROPERTIES, type DeclaredFilter, type ManagedProperty } from "./declared";
+import type * as records from "../../schema/resource-records";
+import { BOOLEAN_DEFAULTS, DeclaredFilter, MANAGED_PROPERTIES, propertyPath, type ManagedProperty } from "./declared";
 
 /**
  * The state of saved filters: what the account should hold (the desired state of a declaration),
@@ -8,33 +10,23 @@ import { BOOLEAN_DEFAULTS, MANAGED_PROPERTIES, type DeclaredFilter, type Managed
  * two, compared on canonical forms so that a reordering never shows as a change. Pure.
  */
 
-/** A saved filter as the account holds it, as recorded in the state. */
-export interface FilterState {
-  /** The filter's id in the account. */
-  filterId: string;
-  /** The filter's name. */
-  name: string;
-  /** The rule tree as the account holds it. */
-  rules: RuleGroup;
-  /** The category, when the filter has one. */
-  category?: string;
-  /** The subcategory, when the filter has one. */
-  subcategory?: string;
-  /** Offered in the metric-exploration and diagnostics dashboards. */
-  advanced: boolean;
-  /** The API's `content` flag. */
-  content: boolean;
-  /** Whether the filter is enabled. */
-  enabled: boolean;
-  /** When it was created (ISO 8601 with offset). */
-  created?: string;
-  /** When it was last edited (ISO 8601 with offset). */
-  edited?: string;
-  /** Who created it. */
-  creator?: string;
-  /** Who edited it last. */
-  editor?: string;
-}
+/**
+ * @internal
+ * A saved filter as the account holds it, as the resources record it: its id, its properties
+ * (./declared.ts `DeclaredFilter`, the API's defaults filled in) and what the account adds.
+ */
+export const FilterState = z
+  .object({
+    filterId: z.string().describe("The filter's id in the account (also a SavedFilter's resource id)."),
+    ...DeclaredFilter.shape,
+    created: z.string().optional().describe("When the filter was created (ISO 8601 with offset)."),
+    edited: z.string().optional().describe("When the filter was last edited (ISO 8601 with offset)."),
+    creator: z.string().optional().describe("Who created the filter (the API account's user name)."),
+    editor: z.string().optional().describe("Who edited the filter last."),
+  })
+  .describe("A saved filter as the account holds it, as the resources record it.");
+/** A {@link FilterState} (provider/schema/resource-records.ts, written from it). */
+export type FilterState = records.FilterState;
 
 /** The declared state with the API's defaults filled in: what the account should hold. */
 export function desiredState(declared: DeclaredFilter): SavedFilterInput {
@@ -89,25 +81,56 @@ export function recordedState(outputs: FilterState): FilterState {
   };
 }
 
-function sameValue(property: ManagedProperty, current: unknown, desired: unknown): boolean {
-  if (property === "rules") {
-    return current !== undefined && desired !== undefined && rulesEqual(current as RuleGroup, desired as RuleGroup);
-  }
-  return current === desired;
+/** A change of one property of a filter at its path (`rules.rules[1].value`, `filters.austin.name`). */
+export type FilterChange = RuleTreeChange;
+
+/** The API's value of a managed property a declaration leaves out, if it has one. */
+function apiDefault(property: ManagedProperty): unknown {
+  return property in BOOLEAN_DEFAULTS ? BOOLEAN_DEFAULTS[property as keyof typeof BOOLEAN_DEFAULTS] : undefined;
 }
 
 /**
- * The managed properties that change from `current` to `news` (inputs as a preview sees them, or a
- * {@link desiredState}): compared on canonical forms (reordering never diffs, nor the server's own
- * ordering), defaults filled in, values not known yet counted as changes.
+ * The changes of the managed properties from `current` (a recorded state) to `news` (inputs as a
+ * preview sees them, or a {@link desiredState}), each at its path below `base`: the API's defaults
+ * filled in, rule trees compared on their canonical forms (reordering never diffs, nor the server's
+ * own ordering) and placed at the path of the tree as it is (rules/diff.ts `ruleTreeChanges`), a
+ * value not known yet counted as a change.
  */
-export function plannedChanges(current: Partial<SavedFilterInput>, news: Readonly<Partial<Record<ManagedProperty, unknown>>>): ManagedProperty[] {
-  return MANAGED_PROPERTIES.filter((property) => {
-    const next = news[property];
-    if (isUnknown(next)) return true;
-    const desired = next ?? (property in BOOLEAN_DEFAULTS ? BOOLEAN_DEFAULTS[property as keyof typeof BOOLEAN_DEFAULTS] : undefined);
-    return !sameValue(property, current[property], desired);
+export function filterChanges(current: object, news: object, base = ""): FilterChange[] {
+  return MANAGED_PROPERTIES.flatMap((property): FilterChange[] => {
+    const path = propertyPath(base, property);
+    const old = (current as Record<string, unknown>)[property];
+    const next = (news as Record<string, unknown>)[property] ?? apiDefault(property);
+    if (old === undefined && next === undefined) return [];
+    if (old === undefined || next === undefined) return [{ path, kind: old === undefined ? "add" : "delete" }];
+    if (property === "rules") return ruleTreeChanges(old, next, path);
+    return old === next ? [] : [{ path, kind: "update" }];
   });
+}
+
+/** The managed properties that the changed `paths` (of {@link filterChanges} at `base`) lie in, in display order. */
+export function changedProperties(paths: readonly string[], base = ""): ManagedProperty[] {
+  return MANAGED_PROPERTIES.filter((property) => {
+    const at = propertyPath(base, property);
+    return paths.some((path) => path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`));
+  });
+}
+
+/** The managed properties that change from `current` to `news`, as {@link filterChanges} finds them. */
+export function plannedChanges(current: object, news: object): ManagedProperty[] {
+  return changedProperties(filterChanges(current, news).map((change) => change.path));
+}
+
+/**
+ * A filter's managed properties as a program declares them: what the account holds, with the
+ * API's defaults, empty categories and missing values left out, as a program leaves them out. What
+ * `pulumi import` of the plugin answers as inputs, and what `pulumi-insights import` writes.
+ */
+export function declaredProperties(filter: Readonly<Record<string, unknown>>): Partial<Record<ManagedProperty, unknown>> {
+  return Object.fromEntries(MANAGED_PROPERTIES.flatMap((property) => {
+    const value = filter[property];
+    return value === undefined || value === null || value === "" || value === apiDefault(property) ? [] : [[property, value]];
+  }));
 }
 
 /**

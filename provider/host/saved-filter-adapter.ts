@@ -1,5 +1,5 @@
 import { savedFilterCore } from "../saved-filters/saved-filter";
-import { dynamicProvider } from "./runtime";
+import { dynamicProvider } from "./dynamic-provider";
 
 /**
  * The SavedFilter resource in the dynamic-provider host (loaded by name, host/shim.ts): its core

@@ -1,5 +1,5 @@
 import { piiOptOutRequestCore } from "../pii/pii-opt-out-request";
-import { dynamicProvider } from "./runtime";
+import { dynamicProvider } from "./dynamic-provider";
 
 /**
  * The PiiOptOutRequest resource in the dynamic-provider host (loaded by name, host/shim.ts): its

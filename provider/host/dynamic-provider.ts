@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { PartialFailureError, type ResourceCore } from "../accounts/calls";
+import { ResourcePartialFailureError, type ResourceCore } from "../accounts/calls";
+import { InsightsError } from "../client/core/errors";
 import { asResource, configureFromStack } from "../accounts/runtime";
 import { configureMatchEstimate } from "../match-estimate/preview";
 import { inertText } from "../text/inert";
@@ -70,10 +71,9 @@ export function namedCalls(type: string, nameOf: (properties: unknown) => unknow
  * resource with this id and these outputs, and the next `pulumi up` calls `update`
  * (docs/dynamic-providers.md "The life of a dynamic resource"). The outputs get `__provider`,
  * which the host adds only to successful answers, so that a later `update` or `delete` can still
- * load the provider. Not the client's `PartialFailureError` (chunks of one API call), whence the
- * name.
+ * load the provider: the core's `ResourcePartialFailureError` as this host records it.
  */
-export class ResourceInitFailedError extends Error {
+export class ResourceInitFailedError extends InsightsError {
   /** The outputs to record, `__provider` included. */
   readonly properties: Record<string, unknown>;
 
@@ -109,7 +109,7 @@ export function dynamicProvider<Outputs extends object>(
     try {
       return await call();
     } catch (error) {
-      if (!(error instanceof PartialFailureError)) throw error;
+      if (!(error instanceof ResourcePartialFailureError)) throw error;
       throw new ResourceInitFailedError(error.message, error.id, error.properties, provider, error.reasons);
     }
   };

@@ -1,5 +1,5 @@
 import { savedFilterSetCore } from "../saved-filters/saved-filter-set";
-import { dynamicProvider } from "./runtime";
+import { dynamicProvider } from "./dynamic-provider";
 
 /**
  * The SavedFilterSet resource in the dynamic-provider host (loaded by name, host/shim.ts): its core
