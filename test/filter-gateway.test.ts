@@ -20,6 +20,8 @@ function gatewayOf(filters: () => FiltersApi, batching: Partial<BatchOptions> & 
   return new FilterGateway(filters, { ...batching, isDeclared: isDeclaredFilter, outcomeWait: () => ({ waitMs: 0, clock: REAL_CLOCK }) });
 }
 const rules = (episode: number) => ({ op: "and" as const, rules: [{ field: "Asset Name", op: "contains" as const, value: `Episode ${episode}` }] });
+/** Creates of "Episode N" that look for what an earlier attempt made first. */
+const lookingFor = (numbers: number[]) => numbers.map((episode) => ({ input: { name: `Episode ${episode}`, rules: rules(episode) }, findEarlier: true }));
 
 describe("FilterGateway hand-off of a known batch", () => {
   const context = useQueryFamilies(undefined, { resetEach: true });
@@ -143,7 +145,6 @@ describe("FilterGateway looking for filters an earlier attempt made", () => {
   const listings = async (mark: number) =>
     (await requestsSince(context.emulator, mark)).filter((entry) => entry.method === "GET").map((entry) => entry.params.get("name"));
   const episodes = (from: number, count: number) => Array.from({ length: count }, (_, index) => from + index);
-  const lookingFor = (numbers: number[]) => numbers.map((episode) => ({ input: { name: `Episode ${episode}`, rules: rules(episode) }, findEarlier: true }));
 
   it("lists the names of a batch that share a beginning with one request, adopts the 50 made before and creates the 100 others", async () => {
     const earlier = await context.client.filters.create({ filters: episodes(100, 50).map((episode) => ({ name: `Episode ${episode}`, rules: rules(episode) })) });
@@ -318,6 +319,19 @@ describe("FilterGateway at the engine's parallelism", () => {
     expect(requests.filter((entry) => entry.params.has("id"))).toEqual([]);
     expect(requests.length).toBeLessThanOrEqual(12);
     expect(requests[0]!.params.get("name")).toBeNull();
+  });
+
+  it("takes a filter to adopt as the run's listing shows it, with no read; one no listing showed is read by id", async () => {
+    const filters = gatewayOf(() => context.client.filters, { windowMs: 1, maxWaitMs: 1 });
+    const [listed, unlisted] = await context.client.filters.create({ filters: [{ name: "Episode 0", rules: rules(0) }, { name: "Finale", rules: rules(99) }] });
+    const mark = await journalMark(context.emulator);
+    // An up: creates that look for what an earlier attempt made list their names' beginning, "Episode ", which shows "Episode 0".
+    await filters.serve(() => Promise.all(filters.createAll(lookingFor([1, 2]))));
+    filters.touch("change", [listed!.id, unlisted!.id]);
+    const adopted = await Promise.all(filters.readKnown([listed!.id, unlisted!.id], "now"));
+    expect(adopted.map((filter) => filter?.name)).toEqual(["Episode 0", "Finale"]);
+    const requests = await requestsSince(context.emulator, mark);
+    expect(requests.map((entry) => [entry.method, entry.params.get("name") ?? entry.params.get("id")])).toEqual([["GET", "Episode "], ["POST", null], ["GET", unlisted!.id]]);
   });
 
   it("looks for what lost creates made with one listing of the names' beginning for every batch of a run", async () => {
