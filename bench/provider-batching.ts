@@ -394,6 +394,8 @@ export async function run(options: Partial<ProviderBenchOptions> = {}): Promise<
       "",
       resourceTable(sizes.resourceCounts, runs),
       "",
+      "Where a target is missed, what bounds it: an update reads its filters back after the PUT (one GET per batch: the PUT answers only a location, docs/api.md 4.8, and the service sets `edited` and `editor`, which a refresh after the update must find unchanged), so each engine round of updates costs two round trips and \"update all\" stays near twice its round-trip floor however its batches close; a refresh of more filters than the listing cap (500, docs/api.md 10.1) cannot be one request: the first listing shows 500 and the others are listed by a beginning of their names (\"Episode 5\" to \"Episode 9\" here: 6 requests for 1000), while an account of at most 499 filters is one; at N = 10 and for \"update one\" (a PUT and its read back, after the 20 ms quiet window of a command's first burst) the window and the read back are most of the time.",
+      "",
       ...(sizes.naive && sizes.resourceCounts.length > 0
         ? [`### N SavedFilter resources, batched and naive at ${NAIVE_PARALLELISM}`, "", naiveTable("resources", sizes.resourceCounts, NAIVE_PARALLELISM, runs), ""]
         : []),
