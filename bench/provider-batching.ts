@@ -1,34 +1,45 @@
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { DEV_ACCOUNT, startEmulator, type JournalEntry, type RunningEmulator } from "../emulator";
 import { RATE_BUDGET_ENV } from "../provider/client/core/settings";
 import { FILTERS_PER_CALL } from "../provider/schema";
 import { BATCH_ENV } from "../provider/saved-filters/gateways";
-import { DEFAULT_BATCH_OPTIONS } from "../provider/saved-filters/gateway/filter-gateway";
 import { captureDynamicResource, createTestProject, startProviderHost, type PropertyMap, type ProviderHost } from "../engine";
 
 /**
  * Benchmark of the provider's request batching, through the SDK's real dynamic-provider
  * host over gRPC (the engine driver, engine/, as the engine drives it) against an in-process emulator with
- * 50 ms of latency per request: N SavedFilter resources driven by 64 concurrent engine calls, and
- * one SavedFilterSet of N members; create, refresh, update one, update all, delete. Each runs
- * batched (the default) and, side by side in the same run, naive: one request per filter through
- * the same client (`INSIGHTS_BATCH_SIZE=1`), as providers without bulk calls do. Requests come from
- * the emulator's journal; the host's peak memory is its VmHWM (Linux /proc), next to that of the same
- * calls on a provider that does nothing (bench/noop-provider.ts): the SDK host's own share.
+ * 50 ms of latency per request: N SavedFilter resources driven by 8, 16 and 64 concurrent engine
+ * calls (the engine's `--parallel`: its default is 4 x the CPU count, 8 on 2 cores, 16 on 4), and
+ * one SavedFilterSet of N members; create, refresh, update one, update all, delete. Beside each
+ * figure, two floors: the same calls on a provider that does nothing (bench/noop-provider.ts, the
+ * SDK host's own cost), and the round-trip floor, that time plus one request's latency per engine
+ * round (the engine waits for each answer before it sends the next call of that slot). Side by side
+ * at 64 and for the set, naive: one request per filter through the same client
+ * (`INSIGHTS_BATCH_SIZE=1`), as providers without bulk calls do. Requests come from the emulator's
+ * journal; the host's peak memory is its VmHWM (Linux /proc).
  */
 
 const LATENCY_MS = 50;
-/** The engine's parallelism in the benchmark (`pulumi up --parallel 64`). */
-const ENGINE_CONCURRENCY = 64;
+/** The engine's parallelisms measured (`pulumi up --parallel N`). */
+export const PARALLELISMS = [8, 16, 64] as const;
+/** The parallelism of the naive comparison and of the memory table (the largest measured). */
+const NAIVE_PARALLELISM = 64;
+/** How far above its floor an operation of N resources may be (the issue's target). */
+const FLOOR_FACTOR = 1.5;
+/** The most requests a refresh of N resources may send for one account (the issue's target). */
+const REFRESH_REQUESTS = 3;
 
 /** The sizes measured; the defaults are the issue's. */
 export interface ProviderBenchOptions {
   resourceCounts: readonly number[];
   setSizes: readonly number[];
+  /** Whether the resources run naive too (at {@link NAIVE_PARALLELISM}); without, their naive table is left out. */
+  naive: boolean;
 }
 
-const DEFAULT_SIZES = { resourceCounts: [10, 100, 1000], setSizes: [10, 100, 1000, 5000] } satisfies ProviderBenchOptions;
+const DEFAULT_SIZES = { resourceCounts: [10, 100, 1000], setSizes: [10, 100, 1000, 5000], naive: true } satisfies ProviderBenchOptions;
 const NOW = "2026-11-20T12:30:00.000Z";
 const OPERATIONS = ["create", "refresh", "update one", "update all", "delete"] as const;
 type Operation = (typeof OPERATIONS)[number];
@@ -111,9 +122,9 @@ async function measure(emulator: RunningEmulator, body: () => Promise<unknown>):
 /**
  * N SavedFilter resources: `check` and `diff` run one at a time as the engine runs them (untimed and
  * uncounted; they send no request but the host's one check of the account's connection,
- * provider/connection-check/probe.ts); create, read, update and delete run 64 at a time (timed).
+ * provider/connection-check/probe.ts); create, read, update and delete run `parallelism` at a time (timed).
  */
-async function resourceOperations(host: ProviderHost, emulator: RunningEmulator, provider: string, count: number): Promise<Record<Operation, Measurement>> {
+async function resourceOperations(host: ProviderHost, emulator: RunningEmulator, provider: string, count: number, parallelism: number): Promise<Record<Operation, Measurement>> {
   const inputsOf = (index: number, revision: number): PropertyMap => ({ ...episodeSpec(index, revision), __provider: provider });
   const checkAll = async (revisionOf: (index: number) => number) => {
     const checked: PropertyMap[] = [];
@@ -124,25 +135,21 @@ async function resourceOperations(host: ProviderHost, emulator: RunningEmulator,
   const created = await checkAll(() => 0);
   let states: Array<{ id: string; outputs: PropertyMap }> = [];
   const create = await measure(emulator, async () => {
-    states = await inParallel(indexes, ENGINE_CONCURRENCY, (index) => host.create(created[index]!));
+    states = await inParallel(indexes, parallelism, (index) => host.create(created[index]!));
   });
-  const refresh = await measure(emulator, () => inParallel(states, ENGINE_CONCURRENCY, (state) => host.read(state.id, state.outputs)));
-  // Update one: every resource is checked and diffed, one changes.
-  const changedOne = await checkAll((index) => (index === 0 ? 1 : 0));
-  const toUpdateOne: number[] = [];
-  for (const index of indexes) if ((await host.diff(states[index]!.id, states[index]!.outputs, changedOne[index]!)).changes === "some") toUpdateOne.push(index);
-  const updateOne = await measure(emulator, () =>
-    inParallel(toUpdateOne, ENGINE_CONCURRENCY, async (index) => {
-      states[index] = { id: states[index]!.id, outputs: (await host.update(states[index]!.id, states[index]!.outputs, changedOne[index]!)).outputs };
-    }));
-  const changedAll = await checkAll(() => 2);
-  const toUpdateAll: number[] = [];
-  for (const index of indexes) if ((await host.diff(states[index]!.id, states[index]!.outputs, changedAll[index]!)).changes === "some") toUpdateAll.push(index);
-  const updateAll = await measure(emulator, () =>
-    inParallel(toUpdateAll, ENGINE_CONCURRENCY, async (index) => {
-      states[index] = { id: states[index]!.id, outputs: (await host.update(states[index]!.id, states[index]!.outputs, changedAll[index]!)).outputs };
-    }));
-  const deleted = await measure(emulator, () => inParallel(states, ENGINE_CONCURRENCY, (state) => host.delete(state.id, state.outputs)));
+  const refresh = await measure(emulator, () => inParallel(states, parallelism, (state) => host.read(state.id, state.outputs)));
+  const update = async (changed: PropertyMap[]) => {
+    const toUpdate: number[] = [];
+    for (const index of indexes) if ((await host.diff(states[index]!.id, states[index]!.outputs, changed[index]!)).changes === "some") toUpdate.push(index);
+    return measure(emulator, () =>
+      inParallel(toUpdate, parallelism, async (index) => {
+        states[index] = { id: states[index]!.id, outputs: (await host.update(states[index]!.id, states[index]!.outputs, changed[index]!)).outputs };
+      }));
+  };
+  // Update one: every resource is checked and diffed, one changes; update all: the next revision of each.
+  const updateOne = await update(await checkAll((index) => (index === 0 ? 1 : 0)));
+  const updateAll = await update(await checkAll(() => 2));
+  const deleted = await measure(emulator, () => inParallel(states, parallelism, (state) => host.delete(state.id, state.outputs)));
   return { create, refresh, "update one": updateOne, "update all": updateAll, delete: deleted };
 }
 
@@ -169,19 +176,29 @@ async function setOperations(host: ProviderHost, emulator: RunningEmulator, prov
   return { create, refresh, "update one": updateOne, "update all": updateAll, delete: deleted };
 }
 
-/** Runs one subject at one size in one mode in a fresh host (so its peak memory is this run's). */
-async function runOnce(subject: Subject, size: number, mode: Mode, emulator: RunningEmulator, provider: string, projectDir: string): Promise<Run> {
+/** What one run measures: a subject at a size, in a mode, at the engine's parallelism (1 for a set: one call). */
+interface RunKey {
+  subject: Subject;
+  size: number;
+  mode: Mode;
+  parallelism: number;
+}
+
+const keyOf = ({ subject, size, mode, parallelism }: RunKey) => `${subject}/${size}/${mode}/${parallelism}`;
+
+/** Runs one subject at one size in one mode in a fresh host (so its peak memory is this run's, and its listings this run's). */
+async function runOnce(key: RunKey, emulator: RunningEmulator, provider: string, projectDir: string): Promise<Run> {
   emulator.state.reset();
-  const host = await startProviderHost({ projectDir, env: MODES[mode] });
+  const host = await startProviderHost({ projectDir, env: MODES[key.mode] });
   try {
     await host.configure({
       "insights:baseUrl": emulator.url,
       "insights:clientId": DEV_ACCOUNT.clientId,
       "insights:clientSecret": DEV_ACCOUNT.clientSecret,
     });
-    const operations = subject === "resources"
-      ? await resourceOperations(host, emulator, provider, size)
-      : await setOperations(host, emulator, provider, size);
+    const operations = key.subject === "resources"
+      ? await resourceOperations(host, emulator, provider, key.size, key.parallelism)
+      : await setOperations(host, emulator, provider, key.size);
     return { operations, peakMemoryBytes: peakMemory(host.pid) };
   } finally {
     await host.close();
@@ -201,32 +218,82 @@ function describeRequests(requests: readonly JournalEntry[]): string {
   return parts.join(" + ") || "0";
 }
 
-/** The issue's request target per kind of call for one operation of N filters. */
-function requestTarget(subject: Subject, operation: Operation, size: number): number {
-  const filters = operation === "update one" ? 1 : size;
-  return subject === "set" ? Math.ceil(filters / FILTERS_PER_CALL) : Math.floor(1.25 * Math.ceil(filters / ENGINE_CONCURRENCY));
+/** The bulk-call target of a SavedFilterSet: one call per 100 filters of each kind. */
+function setTarget(operation: Operation, size: number): number {
+  return Math.ceil((operation === "update one" ? 1 : size) / FILTERS_PER_CALL);
 }
 
 const seconds = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
 const megabytes = (bytes: number | undefined) => (bytes === undefined ? "n/a" : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
 
-/** The markdown table of one subject: each operation side by side, then the host's peak memory. */
-function table(subject: Subject, sizes: readonly number[], runs: Map<string, Run>): string {
+/**
+ * The floors of one operation of N resources at `parallelism`: the no-op provider's time, and the
+ * round-trip floor (that time plus one latency per engine round); the target, and whether it was met.
+ */
+interface Floors {
+  noopMs: number;
+  roundTripMs: number;
+  /** The time the operation should stay within. */
+  targetMs: number;
+  /** The requests it should stay within, if any. */
+  targetRequests?: number;
+}
+
+function floorsOf(operation: Operation, size: number, parallelism: number, noopMs: number): Floors {
+  const filters = operation === "update one" ? 1 : size;
+  const roundTripMs = noopMs + Math.ceil(filters / parallelism) * LATENCY_MS;
+  // A refresh could be served from one listing: the no-op time and one round trip.
+  if (operation === "refresh") return { noopMs, roundTripMs, targetMs: FLOOR_FACTOR * noopMs + LATENCY_MS, targetRequests: REFRESH_REQUESTS };
+  return { noopMs, roundTripMs, targetMs: FLOOR_FACTOR * roundTripMs };
+}
+
+/** Whether a measurement meets its floors' target. */
+function meets(measured: Measurement, floors: Floors): boolean {
+  return measured.wallMs <= floors.targetMs && (floors.targetRequests === undefined || measured.requests.length <= floors.targetRequests);
+}
+
+/** The table of N resources: each parallelism and operation, against its two floors. */
+function resourceTable(sizes: readonly number[], runs: Map<string, Run>): string {
   const lines = [
-    "| N | operation | requests, batched | requests, naive | requests / target | wall, batched | wall, naive | naive / batched |",
-    "| ---: | --- | --- | --- | --- | ---: | ---: | ---: |",
+    "| N | parallelism | operation | requests | wall | no-op | round-trip floor | wall / round-trip floor | target | met |",
+    "| ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | --- | --- |",
   ];
   for (const size of sizes) {
-    const batched = runs.get(`${subject}/${size}/batched`)!;
-    const naive = runs.get(`${subject}/${size}/naive`)!;
+    for (const parallelism of PARALLELISMS) {
+      const batched = runs.get(keyOf({ subject: "resources", size, mode: "batched", parallelism }))!;
+      const noop = runs.get(keyOf({ subject: "resources", size, mode: "no-op", parallelism }))!;
+      for (const operation of OPERATIONS) {
+        const measured = batched.operations[operation];
+        const floors = floorsOf(operation, size, parallelism, noop.operations[operation].wallMs);
+        const target = operation === "refresh"
+          ? `≤ ${FLOOR_FACTOR} x no-op + ${LATENCY_MS} ms (${seconds(floors.targetMs)}), ≤ ${REFRESH_REQUESTS} requests`
+          : `≤ ${FLOOR_FACTOR} x floor (${seconds(floors.targetMs)})`;
+        lines.push(
+          `| ${size} | ${parallelism} | ${operation} | ${describeRequests(measured.requests)} | ${seconds(measured.wallMs)} | ${seconds(floors.noopMs)} ` +
+            `| ${seconds(floors.roundTripMs)} | ${(measured.wallMs / floors.roundTripMs).toFixed(2)}x | ${target} | ${meets(measured, floors) ? "✓" : "✗"} |`,
+        );
+      }
+    }
+  }
+  return lines.join("\n");
+}
+
+/** Batched against naive at one parallelism, with the host's peak memory. */
+function naiveTable(subject: Subject, sizes: readonly number[], parallelism: number, runs: Map<string, Run>): string {
+  const run = (size: number, mode: Mode) => runs.get(keyOf({ subject, size, mode, parallelism }))!;
+  const lines = [
+    `| N | operation | requests, batched | requests, naive | ${subject === "set" ? "requests / target | " : ""}wall, batched | wall, naive | naive / batched |`,
+    `| ---: | --- | --- | --- | ${subject === "set" ? "--- | " : ""}---: | ---: | ---: |`,
+  ];
+  for (const size of sizes) {
     for (const operation of OPERATIONS) {
-      const fast = batched.operations[operation];
-      const slow = naive.operations[operation];
-      const target = requestTarget(subject, operation, size);
+      const fast = run(size, "batched").operations[operation];
+      const slow = run(size, "naive").operations[operation];
       const sent = fast.requests.length;
+      const target = subject === "set" ? `${sent} / ${setTarget(operation, size)} ${sent <= setTarget(operation, size) ? "✓" : "✗"} | ` : "";
       lines.push(
-        `| ${size} | ${operation} | ${describeRequests(fast.requests)} | ${describeRequests(slow.requests)} | ${sent} / ${target} ${sent <= target ? "✓" : "✗"} ` +
-          `| ${seconds(fast.wallMs)} | ${seconds(slow.wallMs)} | ${(slow.wallMs / fast.wallMs).toFixed(1)}x |`,
+        `| ${size} | ${operation} | ${describeRequests(fast.requests)} | ${describeRequests(slow.requests)} | ${target}` +
+          `${seconds(fast.wallMs)} | ${seconds(slow.wallMs)} | ${(slow.wallMs / fast.wallMs).toFixed(1)}x |`,
       );
     }
   }
@@ -237,36 +304,68 @@ function table(subject: Subject, sizes: readonly number[], runs: Map<string, Run
     "| N | batched | naive | no-op provider |",
     "| ---: | ---: | ---: | ---: |",
   );
-  for (const size of sizes) {
-    const peak = (mode: Mode) => megabytes(runs.get(`${subject}/${size}/${mode}`)!.peakMemoryBytes);
-    lines.push(`| ${size} | ${peak("batched")} | ${peak("naive")} | ${peak("no-op")} |`);
-  }
+  for (const size of sizes) lines.push(`| ${size} | ${megabytes(run(size, "batched").peakMemoryBytes)} | ${megabytes(run(size, "naive").peakMemoryBytes)} | ${megabytes(run(size, "no-op").peakMemoryBytes)} |`);
   return lines.join("\n");
 }
 
-/** The operations on many filters, those the wall-time target is about ("update one" touches one). */
+/** The operations on many filters, those the targets are about ("update one" touches one). */
 const BULK_OPERATIONS: readonly Operation[] = ["create", "refresh", "update all", "delete"];
 
-/** The issue's targets at the largest N of each subject, checked on this run's numbers. */
-function targets(subjects: ReadonlyArray<[Subject, readonly number[]]>, runs: Map<string, Run>): string {
-  const lines = ["### Targets at the largest N", "", "| subject | requests within target | naive / batched wall time (target ≥ 10x) | host peak: batched / no-op provider (target < 200 MB) |", "| --- | --- | --- | --- |"];
-  for (const [subject, sizes] of subjects) {
-    const size = Math.max(...sizes);
-    const run = (mode: Mode) => runs.get(`${subject}/${size}/${mode}`)!;
-    const withinTarget = OPERATIONS.every((operation) => run("batched").operations[operation].requests.length <= requestTarget(subject, operation, size));
-    const ratios = BULK_OPERATIONS.map((operation) => run("naive").operations[operation].wallMs / run("batched").operations[operation].wallMs);
-    const name = subject === "set" ? `SavedFilterSet of ${size}` : `${size} SavedFilter resources`;
+/** The targets at the largest N: each parallelism of the resources against its floors, the set against its bulk calls. */
+function targets(resourceSizes: readonly number[], setSizes: readonly number[], runs: Map<string, Run>): string {
+  const lines = ["### Targets at the largest N", ""];
+  if (resourceSizes.length > 0) {
+    const size = Math.max(...resourceSizes);
     lines.push(
-      `| ${name} | ${withinTarget ? "yes" : "no"} | ${Math.min(...ratios).toFixed(1)}x to ${Math.max(...ratios).toFixed(1)}x | ` +
+      `${size} SavedFilter resources, wall time / round-trip floor (refresh: / no-op time; ✓ within the target of the table above):`,
+      "",
+      `| parallelism | ${BULK_OPERATIONS.join(" | ")} |`,
+      `| ---: | ${BULK_OPERATIONS.map(() => "---").join(" | ")} |`,
+    );
+    for (const parallelism of PARALLELISMS) {
+      const batched = runs.get(keyOf({ subject: "resources", size, mode: "batched", parallelism }))!;
+      const noop = runs.get(keyOf({ subject: "resources", size, mode: "no-op", parallelism }))!;
+      const cells = BULK_OPERATIONS.map((operation) => {
+        const measured = batched.operations[operation];
+        const floors = floorsOf(operation, size, parallelism, noop.operations[operation].wallMs);
+        const ratio = measured.wallMs / (operation === "refresh" ? floors.noopMs : floors.roundTripMs);
+        return `${ratio.toFixed(2)}x, ${measured.requests.length} requests ${meets(measured, floors) ? "✓" : "✗"}`;
+      });
+      lines.push(`| ${parallelism} | ${cells.join(" | ")} |`);
+    }
+  }
+  if (setSizes.length > 0) {
+    const size = Math.max(...setSizes);
+    const run = (mode: Mode) => runs.get(keyOf({ subject: "set", size, mode, parallelism: 1 }))!;
+    const withinTarget = OPERATIONS.every((operation) => run("batched").operations[operation].requests.length <= setTarget(operation, size));
+    const ratios = BULK_OPERATIONS.map((operation) => run("naive").operations[operation].wallMs / run("batched").operations[operation].wallMs);
+    lines.push(
+      "",
+      "| subject | requests within one bulk call per 100 filters | naive / batched wall time (target ≥ 10x) | host peak: batched / no-op provider (target < 200 MB) |",
+      "| --- | --- | --- | --- |",
+      `| SavedFilterSet of ${size} | ${withinTarget ? "yes" : "no"} | ${Math.min(...ratios).toFixed(1)}x to ${Math.max(...ratios).toFixed(1)}x | ` +
         `${megabytes(run("batched").peakMemoryBytes)} / ${megabytes(run("no-op").peakMemoryBytes)} |`,
     );
   }
   return lines.join("\n");
 }
 
+/** The runs of the benchmark: every size of each subject, each mode and (for resources) each parallelism. */
+function plannedRuns({ resourceCounts, setSizes, naive }: ProviderBenchOptions): RunKey[] {
+  const keys: RunKey[] = [];
+  for (const size of resourceCounts) {
+    for (const parallelism of PARALLELISMS) {
+      keys.push({ subject: "resources", size, mode: "batched", parallelism }, { subject: "resources", size, mode: "no-op", parallelism });
+      if (naive && parallelism === NAIVE_PARALLELISM) keys.push({ subject: "resources", size, mode: "naive", parallelism });
+    }
+  }
+  for (const size of setSizes) for (const mode of Object.keys(MODES) as Mode[]) keys.push({ subject: "set", size, mode, parallelism: 1 });
+  return keys;
+}
+
 /** Runs the benchmark and returns its markdown. */
 export async function run(options: Partial<ProviderBenchOptions> = {}): Promise<string> {
-  const { resourceCounts, setSizes } = { ...DEFAULT_SIZES, ...options } satisfies ProviderBenchOptions;
+  const sizes = { ...DEFAULT_SIZES, ...options } satisfies ProviderBenchOptions;
   const emulator = await startEmulator({ port: 0, seed: 7, latencyMs: LATENCY_MS, clock: { start: NOW, frozen: true }, rateBudgets: false });
   const project = createTestProject({ name: "insights-bench-project" });
   try {
@@ -276,37 +375,32 @@ export async function run(options: Partial<ProviderBenchOptions> = {}): Promise<
       captureDynamicResource({ module: "dist/bench/noop-provider.js", exportName: "NoopResource", args: ["n", {}] }),
     ]);
     const runs = new Map<string, Run>();
-    const plan: Array<[Subject, readonly number[], string]> = [
-      ["resources", resourceCounts, resourceProvider.provider],
-      ["set", setSizes, setProvider.provider],
-    ];
-    for (const [subject, sizes, provider] of plan) {
-      for (const size of sizes) {
-        for (const mode of Object.keys(MODES) as Mode[]) {
-          const started = performance.now();
-          const text = mode === "no-op" ? noopProvider.provider : provider;
-          runs.set(`${subject}/${size}/${mode}`, await runOnce(subject, size, mode, emulator, text, project.dir));
-          process.stderr.write(`provider batching: ${subject} N=${size} ${mode} in ${seconds(performance.now() - started)}\n`);
-        }
-      }
+    for (const key of plannedRuns(sizes)) {
+      const started = performance.now();
+      const text = key.mode === "no-op" ? noopProvider.provider : key.subject === "resources" ? resourceProvider.provider : setProvider.provider;
+      runs.set(keyOf(key), await runOnce(key, emulator, text, project.dir));
+      const at = key.subject === "resources" ? ` at ${key.parallelism}` : "";
+      process.stderr.write(`provider batching: ${key.subject} N=${key.size} ${key.mode}${at} in ${seconds(performance.now() - started)}\n`);
     }
+    const load = os.loadavg().map((value) => value.toFixed(1)).join(", ");
     return [
-      `Latency ${LATENCY_MS} ms per request; the host's client at its default concurrency bound (8 requests in flight), its pacing within the rate budgets off (the emulator's too);`,
-      `a batch is sent when full (${FILTERS_PER_CALL}), ${DEFAULT_BATCH_OPTIONS.windowMs} ms after its last call joined, or ${DEFAULT_BATCH_OPTIONS.maxWaitMs} ms after it opened.`,
-      "Requests per operation from the emulator's journal, against the issue's target:",
-      `ceil(N/${FILTERS_PER_CALL}) for a SavedFilterSet, 1.25 x ceil(N/${ENGINE_CONCURRENCY}) for N resources under ${ENGINE_CONCURRENCY} concurrent engine calls.`,
-      "Wall time covers the provider calls that send requests; the engine's check and diff calls (serial; no requests but the host's one check of the account, docs/api.md 11.8) are neither timed nor counted.",
-      "Beyond the target, which counts one call per batch: a create of SavedFilter resources first lists the names of its batch, to find a filter that an earlier create whose answer was lost made instead of making it twice (docs/api.md 11.2; past 500 alike filters a batch takes a few narrower listings), and an update reads its filters back, so that a refresh after it shows no change; each is one GET per batch. A SavedFilterSet looks only for the members whose outcome was unknown.",
+      `Latency ${LATENCY_MS} ms per request; the host's client at its default concurrency bound (8 requests in flight), its pacing within the rate budgets off (the emulator's too).`,
+      `Load average at the end: ${load} (${os.cpus().length} cores); wall times depend on it, request counts do not.`,
+      "Requests per operation from the emulator's journal. Wall time covers the provider calls that send requests; the engine's check and diff calls (serial; no requests but the host's one check of the account, docs/api.md 11.8) are neither timed nor counted.",
       "",
-      `### N SavedFilter resources, ${ENGINE_CONCURRENCY} concurrent engine calls`,
+      `### N SavedFilter resources at the engine's parallelism`,
       "",
-      table("resources", resourceCounts, runs),
+      `Each operation against two floors, both measured in the same run: "no-op", the same calls at the same parallelism on a provider that sends nothing; the round-trip floor, that time plus ${LATENCY_MS} ms for each engine round (ceil(N / parallelism) of them), which no provider that waits for the service's answer can beat.`,
       "",
-      "### One SavedFilterSet of N members",
+      resourceTable(sizes.resourceCounts, runs),
       "",
-      table("set", setSizes, runs),
+      "Where a target is missed, what bounds it: an update reads its filters back after the PUT (one GET per batch: the PUT answers only a location, docs/api.md 4.8, and the service sets `edited` and `editor`, which a refresh after the update must find unchanged), so each engine round of updates costs two round trips and \"update all\" stays near twice its round-trip floor however its batches close; a refresh of more filters than the listing cap (500, docs/api.md 10.1) cannot be one request: the first listing shows 500 and the others are listed by a beginning of their names (\"Episode 5\" to \"Episode 9\" here: 6 requests for 1000), while an account of at most 499 filters is one; at N = 10 and for \"update one\" (a PUT and its read back, after the 20 ms quiet window of a command's first burst) the window and the read back are most of the time.",
       "",
-      targets(plan.map(([subject, sizes]) => [subject, sizes]), runs),
+      ...(sizes.naive && sizes.resourceCounts.length > 0
+        ? [`### N SavedFilter resources, batched and naive at ${NAIVE_PARALLELISM}`, "", naiveTable("resources", sizes.resourceCounts, NAIVE_PARALLELISM, runs), ""]
+        : []),
+      ...(sizes.setSizes.length > 0 ? ["### One SavedFilterSet of N members", "", naiveTable("set", sizes.setSizes, 1, runs), ""] : []),
+      targets(sizes.resourceCounts, sizes.setSizes, runs),
     ].join("\n");
   } finally {
     project.remove();

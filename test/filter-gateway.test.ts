@@ -20,6 +20,8 @@ function gatewayOf(filters: () => FiltersApi, batching: Partial<BatchOptions> & 
   return new FilterGateway(filters, { ...batching, isDeclared: isDeclaredFilter, outcomeWait: () => ({ waitMs: 0, clock: REAL_CLOCK }) });
 }
 const rules = (episode: number) => ({ op: "and" as const, rules: [{ field: "Asset Name", op: "contains" as const, value: `Episode ${episode}` }] });
+/** Creates of "Episode N" that look for what an earlier attempt made first. */
+const lookingFor = (numbers: number[]) => numbers.map((episode) => ({ input: { name: `Episode ${episode}`, rules: rules(episode) }, findEarlier: true }));
 
 describe("FilterGateway hand-off of a known batch", () => {
   const context = useQueryFamilies(undefined, { resetEach: true });
@@ -143,7 +145,6 @@ describe("FilterGateway looking for filters an earlier attempt made", () => {
   const listings = async (mark: number) =>
     (await requestsSince(context.emulator, mark)).filter((entry) => entry.method === "GET").map((entry) => entry.params.get("name"));
   const episodes = (from: number, count: number) => Array.from({ length: count }, (_, index) => from + index);
-  const lookingFor = (numbers: number[]) => numbers.map((episode) => ({ input: { name: `Episode ${episode}`, rules: rules(episode) }, findEarlier: true }));
 
   it("lists the names of a batch that share a beginning with one request, adopts the 50 made before and creates the 100 others", async () => {
     const earlier = await context.client.filters.create({ filters: episodes(100, 50).map((episode) => ({ name: `Episode ${episode}`, rules: rules(episode) })) });
@@ -151,8 +152,9 @@ describe("FilterGateway looking for filters an earlier attempt made", () => {
     const made = await Promise.all(gateway().createAll(lookingFor(episodes(0, 150))));
     expect(made.map((filter) => filter.name)).toEqual(episodes(0, 150).map((episode) => `Episode ${episode}`));
     expect(made.slice(100).map((filter) => filter.id)).toEqual(earlier.map((filter) => filter.id));
-    // Two batches of at most 100 (docs/api.md 4.8): "Episode 0" to "Episode 99", then "Episode 100" to "Episode 149".
-    expect((await listings(mark)).sort()).toEqual(["Episode ", "Episode 1"]);
+    // Two batches of at most 100 (docs/api.md 4.8), "Episode 0" to "Episode 99" and "Episode 100" to "Episode 149":
+    // the second's names begin with the first's listing, which serves both (docs/api.md 11.10).
+    expect(await listings(mark)).toEqual(["Episode "]);
     expect((await context.client.filters.list({})).length).toBe(150);
   });
 
@@ -215,5 +217,131 @@ describe("FilterGateway looking for filters an earlier attempt made", () => {
     const listed = await listings(mark);
     expect(listed.filter((name) => name !== "Episode ").sort()).toEqual(["Episode 100", "Episode 200"]);
     expect(await context.client.filters.list({ name: "Episode 100" })).toHaveLength(11);
+  });
+});
+
+/**
+ * The gateway at the engine's parallelism (docs/api.md 11.10): the engine runs `--parallel` calls at
+ * once and waits for each answer before it sends the next of that slot. Each call goes through
+ * `serve`, as the reconciler sends it.
+ */
+describe("FilterGateway at the engine's parallelism", () => {
+  const context = useQueryFamilies(undefined, { resetEach: true });
+  const calls = async (mark: number) => (await requestsSince(context.emulator, mark)).map((entry) => `${entry.method} ${entry.status}`);
+  const seed = async (from: number, count: number) => {
+    const made: Array<{ id: string; name: string }> = [];
+    for (let start = from; start < from + count; start += 100) {
+      const chunk = Array.from({ length: Math.min(100, from + count - start) }, (_, index) => start + index);
+      made.push(...(await context.client.filters.create({ filters: chunk.map((episode) => ({ name: `Episode ${episode}`, rules: rules(episode) })) })));
+    }
+    return made;
+  };
+  /** Runs `work` on every item with at most `parallelism` calls in flight, each served as one engine call. */
+  const asEngine = async <Item, Result>(gateway: FilterGateway, items: readonly Item[], parallelism: number, work: (item: Item) => Promise<Result>) => {
+    const results = new Array<Result>(items.length);
+    let next = 0;
+    const slot = async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await gateway.serve(() => work(items[index]!));
+      }
+    };
+    await Promise.all(Array.from({ length: parallelism }, slot));
+    return results;
+  };
+
+  it("sends each round's batch as soon as every call in flight waits in it: only the first round waits for the window", async () => {
+    const scheduler = new ManualScheduler();
+    const filters = gatewayOf(() => context.client.filters, { windowMs: 20, maxWaitMs: 50, scheduler });
+    const made = await seed(0, 24);
+    const mark = await journalMark(context.emulator);
+    const done = asEngine(filters, made, 8, (filter) => filters.delete(filter.id));
+    // The first round tells how many calls the engine runs at once: it waits for the window.
+    expect(await calls(mark)).toEqual([]);
+    scheduler.advance(20);
+    // The two next rounds are sent when their eighth call joins, without the window.
+    await done;
+    expect(await calls(mark)).toEqual(["DELETE 200", "DELETE 200", "DELETE 200"]);
+    expect(await context.client.filters.list({})).toEqual([]);
+  });
+
+  it("holds a batch past the window for calls of the round still on their way, so that a round split in two is sent as one again", async () => {
+    const scheduler = new ManualScheduler();
+    const filters = gatewayOf(() => context.client.filters, { windowMs: 20, maxWaitMs: 200, scheduler });
+    const made = await seed(0, 16);
+    // A first round of 8 tells how many calls the engine runs at once.
+    const first = asEngine(filters, made.slice(0, 8), 8, (filter) => filters.delete(filter.id));
+    scheduler.advance(20);
+    await first;
+    const mark = await journalMark(context.emulator);
+    // Then 8 at once again: 4 join a batch while 4 are still on their way (a request of their own).
+    let release!: () => void;
+    const onTheirWay = new Promise<void>((resolve) => (release = resolve));
+    const done = asEngine(filters, made.slice(8), 8, async (filter) => {
+      if (Number(filter.name.slice("Episode ".length)) >= 12) await onTheirWay;
+      await filters.delete(filter.id);
+    });
+    scheduler.advance(20);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await calls(mark)).toEqual([]);
+    // Once they join, every call in flight waits: one DELETE for the 8, without waiting for the bound.
+    release();
+    await done;
+    expect(await calls(mark)).toEqual(["DELETE 200"]);
+    expect(await context.client.filters.list({})).toEqual([]);
+  });
+
+  it("serves a refresh from one listing of the account, reads by id the filter it lacks, and lists again for the next refresh", async () => {
+    const filters = gatewayOf(() => context.client.filters, { windowMs: 1, maxWaitMs: 1 });
+    const made = await seed(0, 300);
+    await context.client.filters.delete({ ids: [made[7]!.id] });
+    let mark = await journalMark(context.emulator);
+    const read = await asEngine(filters, made, 16, (filter) => filters.readCurrent(filter.id, filter.name));
+    expect(read.map((filter) => filter?.name)).toEqual(made.map((filter, index) => (index === 7 ? undefined : filter.name)));
+    const requests = await requestsSince(context.emulator, mark);
+    expect(requests.map((entry) => [entry.method, entry.params.get("id")])).toEqual([["GET", null], ["GET", made[7]!.id]]);
+
+    // Changed outside between two refreshes: a second read of a filter starts another run, which lists again.
+    await context.client.filters.update({ changes: [{ id: made[3]!.id, name: "Edited in the console" }] });
+    mark = await journalMark(context.emulator);
+    expect((await filters.serve(() => filters.readCurrent(made[3]!.id, made[3]!.name)))?.name).toBe("Edited in the console");
+    expect(await calls(mark)).toEqual(["GET 200"]);
+  });
+
+  it("in an account past the listing cap, finds the filters the one listing lacks by a beginning of their names, not one by one", async () => {
+    const filters = gatewayOf(() => context.client.filters, { windowMs: 1, maxWaitMs: 1 });
+    const made = await seed(0, 700);
+    const mark = await journalMark(context.emulator);
+    const read = await asEngine(filters, made, 8, (filter) => filters.readCurrent(filter.id, filter.name));
+    expect(read.map((filter) => filter?.id)).toEqual(made.map((filter) => filter.id));
+    const requests = await requestsSince(context.emulator, mark);
+    // One listing of the account (500, the cap), then listings by name ("Episode 5", "Episode 6" when the cap keeps the oldest), none by id.
+    expect(requests.filter((entry) => entry.params.has("id"))).toEqual([]);
+    expect(requests.length).toBeLessThanOrEqual(12);
+    expect(requests[0]!.params.get("name")).toBeNull();
+  });
+
+  it("takes a filter to adopt as the run's listing shows it, with no read; one no listing showed is read by id", async () => {
+    const filters = gatewayOf(() => context.client.filters, { windowMs: 1, maxWaitMs: 1 });
+    const [listed, unlisted] = await context.client.filters.create({ filters: [{ name: "Episode 0", rules: rules(0) }, { name: "Finale", rules: rules(99) }] });
+    const mark = await journalMark(context.emulator);
+    // An up: creates that look for what an earlier attempt made list their names' beginning, "Episode ", which shows "Episode 0".
+    await filters.serve(() => Promise.all(filters.createAll(lookingFor([1, 2]))));
+    filters.touch("change", [listed!.id, unlisted!.id]);
+    const adopted = await Promise.all(filters.readKnown([listed!.id, unlisted!.id], "now"));
+    expect(adopted.map((filter) => filter?.name)).toEqual(["Episode 0", "Finale"]);
+    const requests = await requestsSince(context.emulator, mark);
+    expect(requests.map((entry) => [entry.method, entry.params.get("name") ?? entry.params.get("id")])).toEqual([["GET", "Episode "], ["POST", null], ["GET", unlisted!.id]]);
+  });
+
+  it("looks for what lost creates made with one listing of the names' beginning for every batch of a run", async () => {
+    const filters = gatewayOf(() => context.client.filters, { windowMs: 1, maxWaitMs: 1 });
+    const mark = await journalMark(context.emulator);
+    const made = await asEngine(filters, Array.from({ length: 24 }, (_, index) => index), 8, (episode) =>
+      filters.create({ name: `Episode ${episode}`, rules: rules(episode) }, { findEarlier: true }));
+    expect(made.map((filter) => filter.name)).toEqual(Array.from({ length: 24 }, (_, index) => `Episode ${index}`));
+    const requests = await requestsSince(context.emulator, mark);
+    expect(requests.filter((entry) => entry.method === "GET").map((entry) => entry.params.get("name"))).toEqual(["Episode "]);
+    expect(requests.filter((entry) => entry.method === "POST").length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -20,28 +20,36 @@ export type MemberOutcome =
 
 /**
  * How the operations reach the gateway: `join` queues each where the concurrent calls of other
- * resources can join it (a SavedFilter: the engine calls many at once, and the batching window
- * gathers them into bulk calls); `now` hands the whole plan over at once (a SavedFilterSet knows its
- * whole batch: bulk calls go out without waiting for the window).
+ * resources can join it (a SavedFilter: the engine calls many at once, and the gateway gathers them
+ * into bulk calls, sent as soon as no more can join); `now` hands the whole plan over at once (a
+ * SavedFilterSet knows its whole batch: bulk calls go out without waiting).
  */
 export type Sending = "join" | "now";
 
 /**
  * Performs `operations` with `gateway` and answers one outcome per operation, in order. Creates and
  * adoptions are brought to the declared state after (a filter an earlier lost create made may
- * differ; an adopted one usually does), updates read back what the service sets.
+ * differ; an adopted one usually does), updates read back what the service sets. One call of the
+ * engine: the gateway counts it while it runs (gateway/coalescer.ts `EngineCalls`).
  */
-export async function perform(gateway: FilterGateway, operations: readonly FilterOperation[], sending: Sending): Promise<MemberOutcome[]> {
+export function perform(gateway: FilterGateway, operations: readonly FilterOperation[], sending: Sending): Promise<MemberOutcome[]> {
+  return gateway.serve(() => performAll(gateway, operations, sending));
+}
+
+async function performAll(gateway: FilterGateway, operations: readonly FilterOperation[], sending: Sending): Promise<MemberOutcome[]> {
   const creates = operations.filter((operation) => operation.kind === "create");
   const adoptions = operations.filter((operation) => operation.kind === "adopt");
   const updates = operations.filter((operation) => operation.kind === "update");
   const deletes = operations.filter((operation) => operation.kind === "delete");
   const kept = operations.filter((operation) => operation.kind === "keep");
   const now = sending === "now";
+  // The filters this engine call is about: a second call about one of them starts another run (gateway/account-view.ts).
+  gateway.touch("change", [...adoptions.map(({ adoptId }) => adoptId), ...updates.map(({ id }) => id), ...deletes.map(({ id }) => id)]);
   const created = now
     ? gateway.createAll(creates.map(({ desired, findEarlier }) => ({ input: desired, findEarlier })))
     : creates.map(({ desired, findEarlier }) => gateway.create(desired, { findEarlier }));
-  const adopted = now ? gateway.readAll(adoptions.map(({ adoptId }) => adoptId)) : adoptions.map(({ adoptId }) => gateway.read(adoptId));
+  // An adopted filter this run has listed is taken as listed: no read of it (docs/api.md 11.10).
+  const adopted = gateway.readKnown(adoptions.map(({ adoptId }) => adoptId), sending);
   const updated = now ? gateway.updateAll(updates.map(({ plan }) => plan.change)) : updates.map(({ plan }) => gateway.update(plan.change));
   const deleted = now ? gateway.deleteAll(deletes.map(({ id }) => id)) : deletes.map(({ id }) => gateway.delete(id));
 
@@ -54,21 +62,33 @@ export async function perform(gateway: FilterGateway, operations: readonly Filte
     }
   };
   const byOperation = new Map<FilterOperation, Promise<MemberOutcome>>();
-  creates.forEach((operation, index) => byOperation.set(operation, outcome(operation, () => bringToDeclared(gateway, created[index]!, operation.desired, undefined))));
-  adoptions.forEach((operation, index) => byOperation.set(operation, outcome(operation, () => bringToDeclared(gateway, adopted[index]!, operation.desired, operation.adoptId))));
-  updates.forEach((operation, index) => byOperation.set(operation, outcome(operation, () => appliedUpdate(operation.plan, updated[index]!, gateway))));
+  creates.forEach((operation, index) => byOperation.set(operation, outcome(operation, () => bringToDeclared(gateway, created[index]!, operation.desired, undefined, sending))));
+  adoptions.forEach((operation, index) => byOperation.set(operation, outcome(operation, () => bringToDeclared(gateway, adopted[index]!, operation.desired, operation.adoptId, sending))));
+  updates.forEach((operation, index) => byOperation.set(operation, outcome(operation, () => appliedUpdate(operation.plan, updated[index]!, gateway, sending))));
   deletes.forEach((operation, index) => byOperation.set(operation, outcome(operation, async () => void (await deleted[index]!))));
   kept.forEach((operation) => byOperation.set(operation, outcome(operation, async () => operation.state)));
   return Promise.all(operations.map((operation) => byOperation.get(operation)!));
 }
 
+/** A filter a refresh reads: its id, and its name as last recorded (to find it in a listing cut at the cap). */
+export interface RecordedFilter {
+  id: string;
+  name: string | undefined;
+}
+
 /**
- * The filters with `ids` as the account holds them now, one per id (undefined for a filter gone from
- * the account): one GET per 100 ids with `now`, else joined with other resources' reads.
+ * The filters as the account holds them now, one per filter (undefined for a filter gone from the
+ * account), for the engine's refresh: with `join` (SavedFilter resources, many engine calls) from
+ * the run's one listing of the account, else by id joined with other resources' reads; with `now`
+ * (a SavedFilterSet) from what the run has listed, the others one GET per 100 ids
+ * (gateway/account-view.ts, docs/api.md 11.10).
  */
-export async function readFilters(gateway: FilterGateway, ids: readonly string[], sending: Sending): Promise<Array<FilterState | undefined>> {
-  const read = sending === "now" ? gateway.readAll(ids) : ids.map((id) => gateway.read(id));
-  return (await Promise.all(read)).map((filter) => (filter === undefined ? undefined : stateOf(filter)));
+export function readFilters(gateway: FilterGateway, filters: readonly RecordedFilter[], sending: Sending): Promise<Array<FilterState | undefined>> {
+  return gateway.serve(async () => {
+    if (sending === "now") gateway.touch("read", filters.map(({ id }) => id));
+    const read = sending === "now" ? gateway.readKnown(filters.map(({ id }) => id), "now") : filters.map(({ id, name }) => gateway.readCurrent(id, name));
+    return (await Promise.all(read)).map((filter) => (filter === undefined ? undefined : stateOf(filter)));
+  });
 }
 
 /**
@@ -80,14 +100,15 @@ export async function readFilters(gateway: FilterGateway, ids: readonly string[]
  * would report a change after each update. A failed read-back keeps the values from before: the
  * update itself was applied.
  */
-async function appliedUpdate(plan: UpdatePlan, sent: Promise<void> | undefined, gateway: FilterGateway): Promise<FilterState> {
+async function appliedUpdate(plan: UpdatePlan, sent: Promise<void> | undefined, gateway: FilterGateway, sending: Sending): Promise<FilterState> {
   try {
     await sent;
   } catch (error) {
-    throw plan.change === undefined ? error : await explainRefusal(gateway, plan.change, error);
+    throw plan.change === undefined ? error : await explainRefusal(gateway, plan.change, error, sending);
   }
   if (plan.change === undefined) return plan.state;
-  const current = await gateway.read(String(plan.change.id)).catch(() => undefined);
+  // The PUT answers only a location (docs/api.md 4.8): nothing but a read shows what the service set.
+  const current = await gateway.read(String(plan.change.id), sending).catch(() => undefined);
   if (current === undefined) return plan.state;
   return {
     ...plan.state,
@@ -105,11 +126,12 @@ async function bringToDeclared(
   existing: Promise<SavedFilter | undefined>,
   desired: SavedFilterInput,
   adoptId: string | undefined,
+  sending: Sending,
 ): Promise<FilterState> {
   const filter = await existing;
   if (filter === undefined) throw new InsightsError(`the account has no saved filter with id ${adoptId} to adopt`);
   const plan = planUpdate(filter.id, stateOf(filter), desired);
-  return appliedUpdate(plan, plan.change === undefined ? undefined : gateway.update(plan.change), gateway);
+  return appliedUpdate(plan, plan.change === undefined ? undefined : gateway.update(plan.change, sending), gateway, sending);
 }
 
 /**
@@ -118,14 +140,14 @@ async function bringToDeclared(
  * (provider/schema/assumptions.ts `UNKNOWN_FILTER_ID_RULE`), never by a code; a change that clears a
  * field with `null` (docs/api.md 11.2, our choice) names the fields, since a service may refuse null.
  */
-async function explainRefusal(gateway: FilterGateway, body: SavedFilterUpdate, error: unknown): Promise<unknown> {
+async function explainRefusal(gateway: FilterGateway, body: SavedFilterUpdate, error: unknown, sending: Sending): Promise<unknown> {
   const cause = error instanceof FilterItemError ? error.cause : error;
   if (!isRefusalStatus(cause)) return error;
   const path = error instanceof FilterItemError ? error.path : "";
   const reason = error instanceof FilterItemError ? error.reason : ((cause as { detail?: string }).detail ?? (cause as Error).message);
   let gone: boolean;
   try {
-    gone = (await gateway.read(String(body.id))) === undefined;
+    gone = (await gateway.read(String(body.id), sending)) === undefined;
   } catch {
     return error;
   }

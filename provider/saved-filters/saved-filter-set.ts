@@ -177,7 +177,7 @@ interface Applied {
 async function withStates(gateway: FilterGateway, previous: Partial<SavedFilterSetOutputs>): Promise<Partial<SavedFilterSetOutputs>> {
   const stateless = Object.entries(previous.ids ?? {}).filter(([key]) => previous.filters?.[key] === undefined);
   if (stateless.length === 0) return previous;
-  const read = await readFilters(gateway, stateless.map(([, filterId]) => filterId), "now");
+  const read = await readFilters(gateway, stateless.map(([, filterId]) => ({ id: filterId, name: undefined })), "now");
   const ids = { ...previous.ids };
   const filters = { ...previous.filters };
   stateless.forEach(([key], index) => {
@@ -379,7 +379,7 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
     const account = boundAccount(labelOf(id), declaredAccount(olds), olds);
     try {
       const members = Object.entries(previous.ids ?? {});
-      const states = await readFilters(sharedFilterGateway(account), members.map(([, filterId]) => filterId), "now");
+      const states = await readFilters(sharedFilterGateway(account), members.map(([key, filterId]) => ({ id: filterId, name: previous.filters?.[key]?.name })), "now");
       const present = members.flatMap(([key], index) => (states[index] === undefined ? [] : [[key, states[index]!] as const]));
       const outputs: SavedFilterSetOutputs = {
         ...previous,

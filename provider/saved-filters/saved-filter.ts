@@ -131,11 +131,14 @@ export const savedFilterCore: ResourceCore<SavedFilterOutputs> = {
     }
   },
 
-  /** The account's current filter, so refresh shows drift; undefined for a filter deleted elsewhere. */
+  /**
+   * The account's current filter, so refresh shows drift; undefined for a filter deleted elsewhere.
+   * The refresh's reads are served from one listing of the account (saved-filters/reconciler.ts `readFilters`).
+   */
   async read(id: string, olds: Record<string, unknown>): Promise<{ id: string; outputs: SavedFilterOutputs } | undefined> {
     const account = boundAccount(labelOf(olds, id), declaredAccount(olds), olds);
     try {
-      const [state] = await readFilters(sharedFilterGateway(account), [id], "join");
+      const [state] = await readFilters(sharedFilterGateway(account), [{ id, name: (olds as Partial<SavedFilterOutputs>).name }], "join");
       if (state === undefined) return undefined;
       return { id, outputs: outputsOf(state, (olds as Partial<SavedFilterOutputs>).adoptId, account) };
     } catch (error) {

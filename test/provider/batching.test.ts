@@ -76,12 +76,13 @@ describe("SavedFilter calls batched in the dynamic-provider host", () => {
     expect(await fixture.listed()).toHaveLength(100);
   });
 
-  it("reads 300 resources with 3 GETs, each answered with its own filter, a deleted one dropped", async () => {
+  it("reads 300 resources with 2 GETs (one listing of the account, one read by id of the filter it lacks), each answered with its own filter, a deleted one dropped", async () => {
     const ids = await seed(300);
     await fixture.emulator.call("DELETE", "/bulk_filters/", { query: { id: ids[7]! } });
     const mark = fixture.mark();
     const reads = await Promise.all(ids.map((id) => fixture.host.read(id, fixture.inputs({ name: "?" }))));
-    expect(summarize(fixture.requestsSince(mark))).toEqual(["GET 200", "GET 200", "GET 200"]);
+    // The refresh's reads are served from one listing of the account; the filter it does not show is read by id before it is reported deleted.
+    expect(summarize(fixture.requestsSince(mark))).toEqual(["GET 200", "GET 200"]);
     reads.forEach((read, index) => {
       if (index === 7) expect(read.id).toBeUndefined();
       else expect(read.outputs).toMatchObject({ filterId: ids[index], name: `Episode ${index}` });

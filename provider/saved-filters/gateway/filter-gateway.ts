@@ -4,22 +4,27 @@ import type { OutcomeWait } from "../../client/core/outcome";
 import { isOutcomeUnknown } from "../../client/core/retry";
 import type { FiltersApi } from "../../client/filters";
 import { FILTERS_PER_CALL, type SavedFilter, type SavedFilterInput, type SavedFilterUpdate } from "../../schema";
-import { Coalescer, sendHalves, TIMER_SCHEDULER, type BatchOptions, type BatchScheduler, type Entry, type SameKey } from "./coalescer";
+import { AccountView, type CallKind } from "./account-view";
+import { Coalescer, EngineCalls, sendHalves, TIMER_SCHEDULER, type BatchOptions, type BatchScheduler, type Entry, type SameKey } from "./coalescer";
 import { LostCreates, type CreateItem } from "./lost-creates";
 import { isolateRefusal, isRefusal } from "./refusals";
 
 /**
  * The saved-filter gateway of one account: reads, creates, updates and deletes of one filter each,
  * answered per caller while the requests carry up to 100 filters (docs/api.md 4.8, 8). Single calls
- * are coalesced (coalescer.ts), a refused bulk call fails only the item it is about (refusals.ts),
- * and a create whose outcome is unknown is never posted again (lost-creates.ts). It performs what
- * the reconciler planned and judges nothing about what a filter should be: that judgement is given
- * to it ({@link FilterGatewayOptions.isDeclared}).
+ * are coalesced (coalescer.ts), sent as soon as no more of the engine's calls can join; the
+ * engine's reads are served from one listing of the account per run, and what a lost create made
+ * is looked for in that run's listings (account-view.ts, docs/api.md 11.10); a refused bulk call
+ * fails only the item it is about (refusals.ts), and a create whose outcome is unknown is never
+ * posted again (lost-creates.ts). It performs what the reconciler planned and judges nothing about
+ * what a filter should be: that judgement is given to it ({@link FilterGatewayOptions.isDeclared}).
  */
 
 /**
  * Defaults of {@link BatchOptions}. The engine's concurrent calls reach the host in bursts paced by
- * HTTP/2 flow control (each call carries the `__provider` text), a few milliseconds apart.
+ * HTTP/2 flow control (each call carries the `__provider` text), a few milliseconds apart: the
+ * window only bounds a batch that is not sent as soon as no more calls can join it (the first
+ * burst of a run, the last calls of one).
  */
 export const DEFAULT_BATCH_OPTIONS = { size: FILTERS_PER_CALL, windowMs: 20, maxWaitMs: 200 } satisfies BatchOptions;
 
@@ -44,6 +49,12 @@ export class FilterGateway {
   /** Ids held by resources of the stack, as far as this process has seen (see {@link claim}). */
   private readonly claimed = new Set<string>();
   private readonly lostCreates: LostCreates;
+  /** The engine calls being served, shared by the coalescers: when no more can join a batch. */
+  private readonly calls = new EngineCalls();
+  /** The account as this run has seen it (docs/api.md 11.10); replaced when a run ends. */
+  private view: AccountView;
+  /** Whether runs keep listings: batching off (a size of 1) sends one request per item, listings included. */
+  private readonly listings: boolean;
 
   constructor(
     private readonly filters: () => FiltersApi,
@@ -51,8 +62,11 @@ export class FilterGateway {
   ) {
     const { isDeclared, outcomeWait, report = () => undefined, scheduler = TIMER_SCHEDULER, ...batching } = options;
     const settings = { ...DEFAULT_BATCH_OPTIONS, ...batching } satisfies BatchOptions;
+    this.listings = settings.size > 1;
+    this.view = new AccountView(filters);
     this.lostCreates = new LostCreates({
-      filters,
+      named: (names, fresh) => this.view.named(names, { fresh: fresh || !this.listings }),
+      forget: () => this.startRun(),
       isDeclared,
       isClaimed: (id) => this.claimed.has(id),
       claim: (id) => this.claim(id),
@@ -60,23 +74,83 @@ export class FilterGateway {
       outcomeWait,
     });
     const byId = (sameKey: SameKey) => ({ key: (id: string) => id, sameKey });
-    this.reads = new Coalescer(settings, scheduler, (entries) => this.sendReads(entries), byId("share"));
-    this.creates = new Coalescer(settings, scheduler, (entries) => this.sendCreates(entries));
+    this.reads = new Coalescer(settings, scheduler, (entries) => this.sendReads(entries), byId("share"), this.calls);
+    this.creates = new Coalescer(settings, scheduler, (entries) => this.sendCreates(entries), undefined, this.calls);
     // Docs/api.md 4.8 does not say what two changes of one id in one PUT mean (the emulator refuses it).
-    this.updates = new Coalescer(settings, scheduler, (entries) => this.sendUpdates(entries), { key: (change) => String(change.id), sameKey: "separate" });
-    this.deletes = new Coalescer(settings, scheduler, (entries) => this.sendDeletes(entries), byId("share"));
+    this.updates = new Coalescer(settings, scheduler, (entries) => this.sendUpdates(entries), { key: (change) => String(change.id), sameKey: "separate" }, this.calls);
+    this.deletes = new Coalescer(settings, scheduler, (entries) => this.sendDeletes(entries), byId("share"), this.calls);
   }
 
-  /** The filter with this id, or undefined when the account has none (one `GET ?id=a,b,c` per batch). */
-  read(id: string): Promise<SavedFilter | undefined> {
+  /**
+   * Serves one call of the engine (a resource's create, read, update or delete): counted while it
+   * runs, so that its batches are sent as soon as no more calls can join them (coalescer.ts `EngineCalls`).
+   */
+  serve<Result>(work: () => Promise<Result>): Promise<Result> {
+    return this.calls.serve(work);
+  }
+
+  /**
+   * The filter with this id as the account holds it now, or undefined when it has none (one
+   * `GET ?id=a,b,c` per batch); `now` for one of many reads of one engine call (a SavedFilterSet's).
+   */
+  read(id: string, sending: "join" | "now" = "join"): Promise<SavedFilter | undefined> {
     this.claim(id);
-    return this.reads.add(id);
+    return this.reads.add(id, sending === "join");
   }
 
   /** {@link read} of every id a caller already knows (a SavedFilterSet), sent at once: one result per id. */
   readAll(ids: readonly string[]): Array<Promise<SavedFilter | undefined>> {
     for (const id of ids) this.claim(id);
     return this.reads.addAll(ids);
+  }
+
+  /**
+   * The filter `id` for the engine's read of a refresh: served from this run's listing of the
+   * account (the first read lists it); one it does not show is looked for by its recorded `name`
+   * when that listing was cut, and read by id before it is reported deleted (account-view.ts).
+   */
+  async readCurrent(id: string, name: string | undefined): Promise<SavedFilter | undefined> {
+    this.touch("read", [id]);
+    this.claim(id);
+    if (!this.listings) return this.reads.add(id);
+    return (await this.view.sighting(id, name)) ?? this.reads.add(id);
+  }
+
+  /**
+   * The filters `ids` for an engine call that knows them all (a SavedFilterSet's refresh, adoptions):
+   * those this run's listings show as listed, the others by id, joined with other resources'
+   * reads (`join`) or sent at once (`now`); no listing is made for them. The caller records its
+   * call about them ({@link touch}) first.
+   */
+  readKnown(ids: readonly string[], sending: "join" | "now"): Array<Promise<SavedFilter | undefined>> {
+    for (const id of ids) this.claim(id);
+    const view = this.view;
+    const answered = (async () => {
+      const listed = this.listings ? await view.sightings(ids) : ids.map(() => undefined);
+      const missing = ids.filter((_, index) => listed[index] === undefined);
+      const read = sending === "now" ? this.reads.addAll(missing) : missing.map((id) => this.reads.add(id));
+      const byId = new Map(missing.map((id, index) => [id, read[index]!]));
+      return ids.map((id, index) => (listed[index] === undefined ? byId.get(id)! : Promise.resolve(listed[index])));
+    })();
+    return ids.map((_, index) => answered.then((results) => results[index]!));
+  }
+
+  /**
+   * Records an engine call of `kind` about the filters `ids` (its reads, updates, deletes and
+   * adoptions; the filters its creates make are recorded when made); a call of the other kind, or a
+   * second call about one of them, starts another run: it belongs to another command
+   * (account-view.ts `touch`).
+   */
+  touch(kind: CallKind, ids: readonly string[]): void {
+    if (!this.view.touch(kind, ids)) {
+      this.startRun();
+      this.view.touch(kind, ids);
+    }
+  }
+
+  /** Ends this run: what it listed is forgotten, the next call that needs a listing lists again. */
+  private startRun(): void {
+    this.view = new AccountView(this.filters);
   }
 
   /**
@@ -96,10 +170,13 @@ export class FilterGateway {
     return this.creates.addAll(creates.map(({ input, findEarlier }) => ({ input, findEarlier })));
   }
 
-  /** Merges the change into its filter (one PUT per batch; an id appears once per PUT). */
-  update(change: SavedFilterUpdate): Promise<void> {
+  /**
+   * Merges the change into its filter (one PUT per batch; an id appears once per PUT); `now` for one
+   * of many changes of one engine call (a SavedFilterSet's).
+   */
+  update(change: SavedFilterUpdate, sending: "join" | "now" = "join"): Promise<void> {
     this.claim(String(change.id));
-    return this.updates.add(change);
+    return this.updates.add(change, sending === "join");
   }
 
   /** {@link update} with every change a caller already knows, sent at once: one result per change. */
@@ -138,9 +215,13 @@ export class FilterGateway {
     try {
       const found = new Map((await this.filters().list({ ids: entries.map((entry) => entry.item) })).map((filter) => [filter.id, filter]));
       for (const entry of entries) {
+        const filter = found.get(entry.item);
         // A filter gone from the account is held by no resource any more.
-        if (!found.has(entry.item)) this.claimed.delete(entry.item);
-        entry.resolve(found.get(entry.item));
+        if (filter === undefined) {
+          this.claimed.delete(entry.item);
+          this.view.gone(entry.item);
+        } else this.view.saw(filter);
+        entry.resolve(filter);
       }
     } catch (error) {
       // A malformed id, or an answer too large for one call (docs/api.md 8): halves find or avoid it.
@@ -152,14 +233,15 @@ export class FilterGateway {
 
   /**
    * Adopts what earlier operations made for the entries that ask for it, then POSTs the rest; the
-   * listing tells a later watch which filters existed before the POST.
+   * listing tells a later watch which filters existed before the POST. The listing is this run's
+   * (account-view.ts): one listing of the names' common beginning serves every later batch it covers.
    */
   private async sendCreates(entries: Array<Entry<CreateItem, SavedFilter>>): Promise<void> {
     const looking = entries.filter((entry) => entry.item.findEarlier);
     let toPost = entries.filter((entry) => !entry.item.findEarlier);
     if (looking.length > 0) {
       try {
-        const { missing, listed } = await this.lostCreates.adoptMade(looking, "found the filter an earlier attempt made");
+        const { missing, listed } = await this.lostCreates.adoptMade(looking, "found the filter an earlier attempt made", { fresh: false });
         for (const entry of missing) {
           entry.item.seenBefore = new Set(listed.filter((filter) => filter.name === entry.item.input.name).map((filter) => filter.id));
         }
@@ -176,8 +258,10 @@ export class FilterGateway {
   private async postCreates(entries: Array<Entry<CreateItem, SavedFilter>>): Promise<void> {
     try {
       const created = await this.filters().create({ filters: entries.map((entry) => entry.item.input) });
+      this.touch("change", created.map((filter) => filter.id));
       entries.forEach((entry, index) => {
         this.claim(created[index]!.id);
+        this.view.made(created[index]!);
         entry.resolve(created[index]!);
       });
     } catch (error) {
@@ -190,16 +274,26 @@ export class FilterGateway {
   /** A deleted filter is held by no resource any more. */
   private settleDeleted(entry: Entry<string, void>): void {
     this.claimed.delete(entry.item);
+    this.view.gone(entry.item);
     entry.resolve();
+  }
+
+  /** A write failed: when its outcome is unknown, the account may change behind this run, which ends. */
+  private failed(entries: ReadonlyArray<Entry<unknown, unknown>>, error: unknown): void {
+    if (isOutcomeUnknown(error)) this.startRun();
+    for (const entry of entries) entry.reject(error);
   }
 
   private async sendUpdates(entries: Array<Entry<SavedFilterUpdate, void>>): Promise<void> {
     try {
       await this.filters().update({ changes: entries.map((entry) => entry.item) });
-      for (const entry of entries) entry.resolve();
+      for (const entry of entries) {
+        this.view.changed(entry.item);
+        entry.resolve();
+      }
     } catch (error) {
       if (isRefusal(error)) return isolateRefusal(entries, error, (rest) => this.sendUpdates(rest));
-      for (const entry of entries) entry.reject(error);
+      this.failed(entries, error);
     }
   }
 
@@ -215,10 +309,7 @@ export class FilterGateway {
       for (const entry of entries) this.settleDeleted(entry);
     } catch (error) {
       if (error instanceof ArgumentError && entries.length > 1) return sendHalves(entries, (half) => this.sendDeletes(half));
-      if (!(error instanceof ApiError && isRefusalStatus(error))) {
-        for (const entry of entries) entry.reject(error);
-        return;
-      }
+      if (!(error instanceof ApiError && isRefusalStatus(error))) return this.failed(entries, error);
       let present: Set<string>;
       try {
         present = new Set((await this.filters().list({ ids: entries.map((entry) => entry.item) })).map((filter) => filter.id));

@@ -1,5 +1,3 @@
-import type { FiltersApi } from "../../client/filters";
-import { coverNames, IncompleteListingError } from "../../client/core/listing";
 import { UnknownOutcomeError, watchAccount, type OutcomeWait } from "../../client/core/outcome";
 import type { SavedFilter, SavedFilterInput } from "../../schema";
 import type { Entry } from "./coalescer";
@@ -7,7 +5,8 @@ import type { Entry } from "./coalescer";
 /**
  * Recovery of creates whose outcome is unknown (client/core/outcome.ts). A POST without a usable
  * answer is never sent again in the same operation; the account is watched for the filters it made
- * instead, and a later operation that may repeat an earlier lost create looks for its filter first.
+ * instead, and a later operation that may repeat an earlier lost create looks for its filter first,
+ * in the listings of the run (account-view.ts: the run lists again after an unknown outcome).
  * A listed filter counts as made by a create when the caller's judgement says it is the declared
  * filter (exact name and declared content: the reconciler's model decides, this file never
  * interprets a filter) and no resource holds it.
@@ -25,8 +24,13 @@ export interface CreateItem {
 
 /** What the recovery needs from its gateway. */
 export interface LostCreateContext {
-  /** The account's filters API. */
-  filters: () => FiltersApi;
+  /**
+   * Every filter named one of `names` the account holds (and possibly others), from the run's
+   * complete listings; `fresh` lists them again whatever the run holds.
+   */
+  named: (names: readonly string[], fresh: boolean) => Promise<SavedFilter[]>;
+  /** Ends the run: the account may change behind it (a write whose outcome is unknown may still land). */
+  forget: () => void;
   /** Whether `filter`, as listed, is the filter `input` declares (the reconciler's judgement). */
   isDeclared: (filter: SavedFilter, input: SavedFilterInput) => boolean;
   /** Whether a resource of the stack holds the filter `id` (as far as this process has seen). */
@@ -41,26 +45,24 @@ export interface LostCreateContext {
 
 /** Finds what lost creates made, and gives each found filter to one caller. */
 export class LostCreates {
-  /**
-   * Name queries (`""` for the whole account) whose complete listing failed at the service's cap:
-   * {@link listNamed} no longer tries them, it lists narrower ones at once.
-   */
-  private readonly tooBroad = new Set<string>();
-
   constructor(private readonly context: LostCreateContext) {}
 
   /**
-   * After a POST without a usable answer: the account is watched (bounded) for the filters it made;
-   * each found one settles its caller, the others fail with an {@link UnknownOutcomeError}. Nothing
-   * is posted again: a late write would make a second filter.
+   * After a POST without a usable answer: the account is watched (bounded) for the filters it made,
+   * listed again at each look; each found one settles its caller, the others fail with an
+   * {@link UnknownOutcomeError}. Nothing is posted again: a late write would make a second filter.
+   * The run ends before the watch and, when a filter stays unseen, after it: its write may still
+   * land, and the next lookup lists again.
    */
   async awaitUnknown(entries: Array<Entry<CreateItem, SavedFilter>>, cause: unknown): Promise<void> {
+    this.context.forget();
     const wait = this.context.outcomeWait();
     let pending = entries;
     await watchAccount(wait, async () => {
-      pending = (await this.adoptMade(pending, "the create answer was lost; found the filter it made")).missing;
+      pending = (await this.adoptMade(pending, "the create answer was lost; found the filter it made", { fresh: true })).missing;
       return pending.length === 0;
     });
+    if (pending.length > 0) this.context.forget();
     const next = "looks for the filter by its name and declared content and adopts it if it was made, else creates it";
     for (const entry of pending) {
       entry.reject(new UnknownOutcomeError(`the create of saved filter "${entry.item.input.name}"`, wait.waitMs, next, cause));
@@ -73,15 +75,17 @@ export class LostCreates {
    * that name were listed before the POST, any filter not among them is the POST's; otherwise none
    * that a resource of the stack holds. Answers the entries not found and the listing. Listings are
    * complete (docs/api.md 11.6: a listing cut at the cap is narrowed, never taken as all there is),
-   * and the name query matches substrings, so the judgement compares the exact name.
+   * and the name query matches substrings, so the judgement compares the exact name. `fresh` lists
+   * again whatever the run holds.
    */
   async adoptMade(
     entries: Array<Entry<CreateItem, SavedFilter>>,
     found: string,
+    { fresh }: { fresh: boolean },
   ): Promise<{ missing: Array<Entry<CreateItem, SavedFilter>>; listed: SavedFilter[] }> {
     const { isDeclared, isClaimed, claim, report } = this.context;
     const names = [...new Set(entries.map((entry) => entry.item.input.name))];
-    const listed = (await this.listNamed(names)).sort((a, b) => Number(b.id) - Number(a.id));
+    const listed = (await this.context.named(names, fresh)).sort((a, b) => Number(b.id) - Number(a.id));
     const taken = new Set<string>();
     const missing: Array<Entry<CreateItem, SavedFilter>> = [];
     for (const entry of entries) {
@@ -98,29 +102,5 @@ export class LostCreates {
       entry.resolve(match);
     }
     return { missing, listed };
-  }
-
-  /**
-   * Every filter whose name is one of `names` (and possibly others), from as few requests as it
-   * takes (client/core/listing.ts `coverNames`; the `name` query matches substrings): a watch after
-   * an unknown outcome lists again every few hundred milliseconds. A query whose listing cannot be
-   * made complete (docs/api.md 11.6) is not tried again ({@link tooBroad}); in an account of a
-   * thousand alike filters ("Episode 1" to "Episode 1000"), the names of a batch take a few listings
-   * instead of one each. A name whose own listing cannot be made complete fails it.
-   */
-  private async listNamed(names: readonly string[]): Promise<SavedFilter[]> {
-    const cutBy = new Map<string, IncompleteListingError>();
-    const { answers, uncovered } = await coverNames(names, async (name) => {
-      try {
-        return await this.context.filters().list(name === "" ? {} : { name });
-      } catch (error) {
-        if (!(error instanceof IncompleteListingError)) throw error;
-        cutBy.set(name, error);
-        return undefined;
-      }
-    }, this.tooBroad);
-    // A name whose own listing stays at the cap: what it holds cannot be known.
-    if (uncovered.length > 0) throw cutBy.get(uncovered[0]!)!;
-    return [...new Map(answers.flat().map((filter) => [filter.id, filter])).values()];
   }
 }
