@@ -1,4 +1,5 @@
-import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * The suites of the client, the provider and the data sources: they run twice, against the
@@ -20,17 +21,78 @@ export const BOTH_DIALECTS = [
   "test/plugin/pii-opt-out-request.test.ts",
 ];
 
-// Tests talk HTTP over loopback to in-process emulators; the 2-core machines run two files at a time.
-export default defineConfig({
+/**
+ * What `npm run test:quick` leaves out for the edit loop (CONTRIBUTING.md "Build and test"): the
+ * files that pack, install, build executables, start many processes or run thousands of resources,
+ * and the alternate dialect. `npm test` and CI run everything.
+ */
+export const SLOW = [
+  "test/package.test.ts", // packs the package, runs TypeDoc and three compilers
+  "test/install.test.ts", // installs from the npm registry with an empty cache
+  "test/release.test.ts", // packs the package
+  "test/plugin/standalone.test.ts", // bundles the standalone plugin
+  "test/plugin/yaml-example.test.ts",
+  "test/examples.test.ts",
+  "test/integration/**",
+  "test/engine.test.ts",
+  "test/provider/fault-matrix.test.ts",
+  "test/provider/failures-of-any-size.test.ts", // thousands of members through both hosts
+  "test/provider/import-*.test.ts", // the built command, 520 filters, generated modules type-checked
+  "test/provider/host-logs.test.ts",
+  "test/provider/accounts.test.ts",
+  "test/provider/no-echo.test.ts",
+  "test/emulator-world-cache.test.ts",
+  "test/typecheck.test.ts", // the compiler over the whole repository: `npm run typecheck`
+  "test/release-workflow.test.ts",
+  "test/provider/batching.test.ts", // hundreds of resources; test/filter-gateway.test.ts is quick
+  "test/provider/connection-check.test.ts",
+  "test/provider/match-preview.test.ts",
+  "test/provider/drift-diff.test.ts",
+  "test/provider/pii-verification.test.ts",
+];
+
+/**
+ * Files whose size says nothing of their time, started first: one waits a minute on the npm
+ * registry, one runs the compiler over the whole repository. Vitest otherwise starts the files it
+ * has no earlier durations for (a fresh clone, CI) largest first, and these small ones would be left
+ * to run alone at the end.
+ */
+const FIRST = ["test/install.test.ts", "test/typecheck.test.ts"];
+
+/** Vitest's order (failed first, then longest by earlier runs, else largest), {@link FIRST} before it. */
+class InstallAndTypeCheckFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const first = (file: TestSpecification) => FIRST.some((name) => file.moduleId.endsWith(`/${name}`));
+    return [...sorted.filter(first), ...sorted.filter((file) => !first(file))];
+  }
+}
+
+// Tests talk HTTP over loopback to in-process emulators. Three files at a time on the 2-core machines:
+// many files wait, on real timeouts (the fault matrix's late writes), the npm registry
+// (install.test.ts) or processes they start, and a third worker uses the time the others wait.
+// A worker keeps its loaded modules from one file to the next (isolate: false): the SDK, gRPC and
+// the emulator are loaded once per worker instead of once per file (vitest's import time of the
+// whole suite went from about 270 s to 70 s on a loaded machine). Files leave
+// nothing behind that another reads: each starts its own emulators and provider processes, a test
+// that stubs the environment restores it, and the Pulumi SDK's global store starts empty in each
+// file (test/support/fresh-runtime.ts).
+export default defineConfig(({ mode }) => ({
   test: {
     environment: "node",
     pool: "forks",
-    maxWorkers: 2,
+    maxWorkers: 3,
+    isolate: false,
+    sequence: { sequencer: InstallAndTypeCheckFirst },
+    setupFiles: ["test/support/fresh-runtime.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    projects: [
-      { extends: true, test: { name: "standard", include: ["test/**/*.test.ts"] } },
-      { extends: true, test: { name: "alternate", include: BOTH_DIALECTS, env: { INSIGHTS_TEST_DIALECT: "alternate" } } },
-    ],
+    projects:
+      mode === "quick"
+        ? [{ extends: true, test: { name: "quick", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, ...SLOW] } }]
+        : [
+            { extends: true, test: { name: "standard", include: ["test/**/*.test.ts"] } },
+            { extends: true, test: { name: "alternate", include: BOTH_DIALECTS, env: { INSIGHTS_TEST_DIALECT: "alternate" } } },
+          ],
   },
-});
+}));
