@@ -257,7 +257,7 @@ type ConnectionName = keyof typeof SETTINGS_ENV;
 const CONNECTION_NAMES = Object.keys(SETTINGS_ENV) as ConnectionName[];
 
 /** True for a setting declared a credential (its `pulumi config set` takes `--secret`). */
-function isSecretSetting(name: SettingName): boolean {
+export function isSecretSetting(name: SettingName): boolean {
   return (SETTINGS[name] as SettingDeclaration).secret === true;
 }
 

@@ -9,7 +9,7 @@ import {
   TimeoutError,
 } from "../client";
 import { isLoopbackHost } from "../client/core/settings";
-import { ACCOUNTS_CONFIG_KEY, type InsightsConnection } from "../accounts/settings";
+import { ACCOUNTS_CONFIG_KEY, configKeyOf, isSecretSetting, type InsightsConnection } from "../accounts/settings";
 import { inertText } from "../text/inert";
 
 /**
@@ -109,17 +109,17 @@ export function describeAccount(account: Pick<AccountInMessages, "baseUrl" | "cl
 function programPlaces(account: AccountInMessages): SettingPlaces {
   const key = (setting: NamedSetting) => {
     if (account.given?.includes(setting)) return `connection.${setting}`;
-    return account.name === undefined ? `insights:${setting}` : `${ACCOUNTS_CONFIG_KEY}.${account.name}.${setting}`;
+    return account.name === undefined ? configKeyOf(setting) : `${ACCOUNTS_CONFIG_KEY}.${account.name}.${setting}`;
   };
   return {
     key,
     howToSet(setting, value) {
       if (account.given?.includes(setting)) return `\`${key(setting)}${value === undefined ? "" : `: ${JSON.stringify(value)}`}\``;
-      const secret = setting === "clientSecret" ? "--secret " : "";
+      const secret = isSecretSetting(setting) ? "--secret " : "";
       const path = account.name === undefined ? key(setting) : `--path '${key(setting)}'`;
       return `\`pulumi config set ${secret}${path}${value === undefined ? "" : ` ${value}`}\``;
     },
-    timeout: "insights:timeoutMs",
+    timeout: configKeyOf("timeoutMs"),
   };
 }
 

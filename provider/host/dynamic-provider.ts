@@ -92,7 +92,6 @@ export class ResourceInitFailedError extends InsightsError {
     readonly reasons: string[],
   ) {
     super(message);
-    this.name = "ResourceInitFailedError";
     this.properties = { ...outputs, __provider: provider };
   }
 }

@@ -204,7 +204,7 @@ class Reader {
     else if (wireType === 1) this.at += 8;
     else if (wireType === 2) this.delimited();
     else if (wireType === 5) this.at += 4;
-    else throw new InsightsError(`engine driver: protobuf wire type ${wireType} not read`);
+    else throw new InsightsError(`google.protobuf.Struct codec: protobuf wire type ${wireType} not read`);
   }
 }
 
@@ -287,7 +287,9 @@ export function decodeFields(bytes: Buffer, start = 0, end = bytes.length): Deco
       reader.skip(wireType);
       continue;
     }
-    delimited.set(field, [...(delimited.get(field) ?? []), reader.delimited()]);
+    const ranges = delimited.get(field);
+    if (ranges === undefined) delimited.set(field, [reader.delimited()]);
+    else ranges.push(reader.delimited());
   }
   const last = (field: number) => delimited.get(field)?.at(-1);
   return {

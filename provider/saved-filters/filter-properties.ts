@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AccountOutputs, accountInput } from "../accounts/account-properties";
 import type { ResourceDeclaration } from "../accounts/calls";
 import { DeclaredFilter } from "./model/declared";
+import { NUMERIC_ID } from "./model/declared-set";
 import { FilterState } from "./model/state";
 
 /**
@@ -11,9 +12,6 @@ import { FilterState } from "./model/state";
  * TypeScript types (provider/resources/args.ts, provider/schema/resource-records.ts, the classes'
  * outputs) and the plugin's package schema are written from them. Loads no core.
  */
-
-/** A saved filter's id, as a program names one to take over. */
-const NUMERIC_ID = /^\d+$/;
 
 const adoptId = z
   .string()

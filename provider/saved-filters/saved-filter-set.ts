@@ -170,21 +170,25 @@ interface Applied {
 }
 
 /**
+ * The members `keys` of `previous` that the account still holds, with their state: what the run has
+ * listed, the others one GET per 100 ids (reconciler.ts `readFilters`); a member gone is left out.
+ */
+async function presentMembers(gateway: FilterGateway, previous: Partial<SavedFilterSetOutputs>, keys: readonly string[]): Promise<Map<string, FilterState>> {
+  const states = await readFilters(gateway, keys.map((key) => ({ id: previous.ids![key]!, name: previous.filters?.[key]?.name })), "now");
+  return new Map(keys.flatMap((key, index) => (states[index] === undefined ? [] : [[key, states[index]!] as const])));
+}
+
+/**
  * `previous` with the state of every member whose id it records without a state (a bounded partial
- * failure, {@link partialOutputs}) read from the account, one GET per 100; a member the account no
- * longer holds loses its id, as a refresh would, and is made again.
+ * failure, {@link partialOutputs}) read from the account ({@link presentMembers}); a member the
+ * account no longer holds loses its id, as a refresh would, and is made again.
  */
 async function withStates(gateway: FilterGateway, previous: Partial<SavedFilterSetOutputs>): Promise<Partial<SavedFilterSetOutputs>> {
-  const stateless = Object.entries(previous.ids ?? {}).filter(([key]) => previous.filters?.[key] === undefined);
-  if (stateless.length === 0) return previous;
-  const read = await readFilters(gateway, stateless.map(([, filterId]) => ({ id: filterId, name: undefined })), "now");
-  const ids = { ...previous.ids };
-  const filters = { ...previous.filters };
-  stateless.forEach(([key], index) => {
-    if (read[index] === undefined) delete ids[key];
-    else filters[key] = read[index];
-  });
-  return { ...previous, ids, filters };
+  const stateless = new Set(Object.keys(previous.ids ?? {}).filter((key) => previous.filters?.[key] === undefined));
+  if (stateless.size === 0) return previous;
+  const read = await presentMembers(gateway, previous, [...stateless]);
+  const ids = Object.fromEntries(Object.entries(previous.ids!).filter(([key]) => !stateless.has(key) || read.has(key)));
+  return { ...previous, ids, filters: { ...previous.filters, ...Object.fromEntries(read) } };
 }
 
 /**
@@ -378,12 +382,10 @@ export const savedFilterSetCore: ResourceCore<SavedFilterSetOutputs> = {
     const previous = olds as unknown as Partial<SavedFilterSetOutputs>;
     const account = boundAccount(labelOf(id), declaredAccount(olds), olds);
     try {
-      const members = Object.entries(previous.ids ?? {});
-      const states = await readFilters(sharedFilterGateway(account), members.map(([key, filterId]) => ({ id: filterId, name: previous.filters?.[key]?.name })), "now");
-      const present = members.flatMap(([key], index) => (states[index] === undefined ? [] : [[key, states[index]!] as const]));
+      const present = await presentMembers(sharedFilterGateway(account), previous, Object.keys(previous.ids ?? {}));
       const outputs: SavedFilterSetOutputs = {
         ...previous,
-        ids: Object.fromEntries(present.map(([key, state]) => [key, state.filterId])),
+        ids: Object.fromEntries([...present].map(([key, state]) => [key, state.filterId])),
         filters: Object.fromEntries(present),
         ...accountOutputs(account),
       };

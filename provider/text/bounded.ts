@@ -171,7 +171,10 @@ function fieldsBytes(members: Record<string, unknown>): number {
   let bytes = 0;
   for (const [key, member] of Object.entries(members)) {
     if (member === undefined) continue;
-    const entry = 1 + varintBytes(utf8Length(key)) + utf8Length(key) + 1 + varintBytes(structBytes(member)) + structBytes(member);
+    // Each measured once: measuring a member twice per level would cost 2^depth on nested values.
+    const keyBytes = utf8Length(key);
+    const memberBytes = structBytes(member);
+    const entry = 1 + varintBytes(keyBytes) + keyBytes + 1 + varintBytes(memberBytes) + memberBytes;
     bytes += 1 + varintBytes(entry) + entry;
   }
   return bytes;

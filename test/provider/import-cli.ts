@@ -43,15 +43,20 @@ export function typeErrors(files: string[]): string[] {
     `${diagnostic.file?.fileName ?? "(program)"}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`);
 }
 
+/** A TypeScript module as CommonJS, as a program's build would emit it. */
+const transpiled = (text: string): string => ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+
+/** Writes `program` (its `run` export) as `<base>-program.js` of the project and registers what it declares, under Pulumi's mocks in a child process. */
+function registrationsOf(project: TestProject, base: string, program: string): Promise<Registration[]> {
+  writeFileSync(path.join(project.dir, `${base}-program.js`), program);
+  return captureRegistrations({ module: path.join(project.dir, `${base}-program.js`), exportName: "run", args: [], construct: "call" });
+}
+
 /** Registers the resources the module declares, as a Pulumi program importing it would (under Pulumi's mocks, in a child process). */
 export async function declaredResources(project: TestProject, moduleFile: string): Promise<Registration[]> {
-  const compiled = ts.transpileModule(readFileSync(path.join(project.dir, moduleFile), "utf8"), {
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
-  }).outputText;
   const base = moduleFile.replace(/\.ts$/, "");
-  writeFileSync(path.join(project.dir, `${base}.js`), compiled);
-  writeFileSync(path.join(project.dir, `${base}-program.js`), `exports.run = () => { require("./${base}.js"); };\n`);
-  return captureRegistrations({ module: path.join(project.dir, `${base}-program.js`), exportName: "run", args: [], construct: "call" });
+  writeFileSync(path.join(project.dir, `${base}.js`), transpiled(readFileSync(path.join(project.dir, moduleFile), "utf8")));
+  return registrationsOf(project, base, `exports.run = () => { require("./${base}.js"); };\n`);
 }
 
 /** What a program made of each declaration of a module registers, and the declarations its resources' constructors refuse. */
@@ -75,12 +80,11 @@ export async function declaredResourcesOneByOne(project: TestProject, moduleFile
   const base = moduleFile.replace(/\.ts$/, "");
   const modules = declarations.map((statement, index) => {
     const module = `${base}-declaration-${index}.js`;
-    const compiled = ts.transpileModule(`${imports}\n${statement.getText(file)}\n`, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-    writeFileSync(path.join(project.dir, module), compiled);
+    writeFileSync(path.join(project.dir, module), transpiled(`${imports}\n${statement.getText(file)}\n`));
     return `./${module}`;
   });
   const refusalsFile = path.join(project.dir, `${base}-refusals.json`);
-  writeFileSync(path.join(project.dir, `${base}-program.js`), [
+  const registrations = await registrationsOf(project, base, [
     `exports.run = () => {`,
     `  const refusals = [];`,
     `  ${JSON.stringify(modules)}.forEach((module, declaration) => {`,
@@ -90,6 +94,5 @@ export async function declaredResourcesOneByOne(project: TestProject, moduleFile
     `};`,
     "",
   ].join("\n"));
-  const registrations = await captureRegistrations({ module: path.join(project.dir, `${base}-program.js`), exportName: "run", args: [], construct: "call" });
   return { registrations, refusals: JSON.parse(readFileSync(refusalsFile, "utf8")) as DeclarationsLoaded["refusals"] };
 }

@@ -82,6 +82,28 @@ export interface TestEmulator extends RunningEmulator {
   control(method: string, path: string, body?: unknown): Promise<RawResponse>;
 }
 
+/** Sends one request over loopback: its status, headers and body (JSON when it parses, else the text). */
+async function request(method: string, url: string, body: unknown, headers: Record<string, string>): Promise<RawResponse> {
+  const response = await fetch(url, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text.length ? JSON.parse(text) : undefined;
+  } catch {
+    // leave the raw text
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
+/** The control plane under `/_emulator/` of the emulator at `url`, which takes writes only as JSON (emulator/local-only.ts), a body or none. */
+function controlAt(url: string): TestEmulator["control"] {
+  return (method, path, body) => request(method, new URL(`/_emulator/${path.replace(/^\//, "")}`, url).toString(), body, method === "POST" ? { "content-type": "application/json" } : {});
+}
+
 /**
  * Starts an emulator on a free loopback port with a frozen clock at {@link TEST_NOW} and seed 7.
  * Its rate budgets are lifted unless `options.rateBudgets` says otherwise: on a frozen clock a
@@ -90,21 +112,6 @@ export interface TestEmulator extends RunningEmulator {
  */
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const emulator = await startEmulator({ port: 0, seed: 7, clock: { start: TEST_NOW, frozen: true }, rateBudgets: false, dialect: TEST_DIALECT, ...options });
-  const request = async (method: string, url: string, body: unknown, headers: Record<string, string>): Promise<RawResponse> => {
-    const response = await fetch(url, {
-      method,
-      headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text.length ? JSON.parse(text) : undefined;
-    } catch {
-      // leave the raw text
-    }
-    return { status: response.status, headers: response.headers, body: parsed };
-  };
   const call: TestEmulator["call"] = (method, path, options = {}) => {
     const url = new URL(path, emulator.url);
     for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -120,8 +127,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     ...emulator,
     call,
     get: (path, query, account) => call("GET", path, { ...(query ? { query } : {}), ...(account === undefined ? {} : { account }) }),
-    // The control plane takes writes only as JSON (emulator/local-only.ts), a body or none.
-    control: (method, path, body) => request(method, new URL(`/_emulator/${path.replace(/^\//, "")}`, emulator.url).toString(), body, method === "POST" ? { "content-type": "application/json" } : {}),
+    control: controlAt(emulator.url),
   };
 }
 
@@ -210,15 +216,7 @@ export async function startEmulatorProcess(): Promise<EmulatorProcess> {
   const child = spawn(process.execPath, [EMULATOR_BIN, "--port", "0", "--seed", "7", "--clock", TEST_NOW, "--frozen", "--dialect", TEST_DIALECT], { stdio: ["ignore", "pipe", "ignore"] });
   const [line] = (await once(child.stdout!, "data")) as [Buffer];
   const url = /listening on (\S+)/.exec(line.toString())![1]!;
-  const control: EmulatorProcess["control"] = async (method, path, body) => {
-    const response = await fetch(new URL(`/_emulator/${path}`, url), {
-      method,
-      headers: method === "POST" ? { "content-type": "application/json" } : {},
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text.length > 0 ? JSON.parse(text) : undefined };
-  };
+  const control = controlAt(url);
   const reset = async () => {
     expect((await control("POST", "reset")).status).toBe(200);
     expect((await control("POST", "rate-budgets", false)).status).toBe(200);

@@ -90,7 +90,8 @@ export class AccountView {
    * would cost too).
    */
   async sightings(ids: readonly string[]): Promise<Array<SavedFilter | undefined>> {
-    await this.whole?.catch(() => undefined);
+    // The listing's failure is its own (listOnce): what it did not show is read by id.
+    await this.whole;
     return ids.map((id) => this.known.get(id));
   }
 

@@ -23,7 +23,8 @@ export interface SetFailure {
 /** A member's shape for messages: a SavedFilter's properties, `name` defaulting to the member key. */
 const MEMBER_SHAPE = `{${MANAGED_PROPERTIES.map((property) => (property === "rules" ? property : `${property}?`)).join(", ")}}`;
 
-const NUMERIC_ID = /^\d+$/;
+/** A saved filter's id, as a program names one to take over (`adopt`, and SavedFilter's `adoptId`). */
+export const NUMERIC_ID = /^\d+$/;
 
 /** Where a member is in the inputs, as check failures and messages name it: `filters["paris"]`. */
 export function memberPath(key: string): string {

@@ -65,6 +65,11 @@ export function propertyPath(base: string, key: string): string {
   return `${base}.${step}`;
 }
 
+/** True when `path` is `base` or lies below it (`rules` holds `rules.rules[1].value`). */
+export function isBelow(path: string, base: string): boolean {
+  return path === base || path.startsWith(`${base}.`) || path.startsWith(`${base}[`);
+}
+
 /** `base` and a path below it: `filters["x"]` + `rules.rules[0]` -> `filters["x"].rules.rules[0]`. */
 function joinPath(base: string, path: string): string {
   if (base === "") return path;
@@ -165,7 +170,7 @@ export async function checkDeclaredFilter(
 ): Promise<PathFailure[]> {
   const failures = checkDeclaredFilterOffline(declared, basePath, schema);
   const rulesPath = joinPath(basePath, "rules");
-  const structural = failures.some(({ path }) => path === rulesPath || path.startsWith(`${rulesPath}.`) || path.startsWith(`${rulesPath}[`));
+  const structural = failures.some(({ path }) => isBelow(path, rulesPath));
   if (!structural && reader !== undefined && "rules" in declared && !isUnknown(declared.rules)) {
     failures.push(...(await ruleValueFailures(reader, declared.rules as RuleGroup, rulesPath)));
   }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { describeRulesDiff, isUnknown, ruleTreeChanges, type RuleTreeChange } from "../../rules";
 import type { RuleGroup, SavedFilter, SavedFilterInput } from "../../schema";
 import type * as records from "../../schema/resource-records";
-import { BOOLEAN_DEFAULTS, DeclaredFilter, MANAGED_PROPERTIES, propertyPath, type ManagedProperty } from "./declared";
+import { BOOLEAN_DEFAULTS, DeclaredFilter, isBelow, MANAGED_PROPERTIES, propertyPath, type ManagedProperty } from "./declared";
 
 /**
  * The state of saved filters: what the account should hold (the desired state of a declaration),
@@ -112,7 +112,7 @@ export function filterChanges(current: object, news: object, base = ""): FilterC
 export function changedProperties(paths: readonly string[], base = ""): ManagedProperty[] {
   return MANAGED_PROPERTIES.filter((property) => {
     const at = propertyPath(base, property);
-    return paths.some((path) => path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`));
+    return paths.some((path) => isBelow(path, at));
   });
 }
 
