@@ -52,19 +52,45 @@ export const SLOW = [
 ];
 
 /**
- * Files whose size says nothing of their time, started first: one waits a minute on the npm
- * registry, one runs the compiler over the whole repository. Vitest otherwise starts the files it
- * has no earlier durations for (a fresh clone, CI) largest first, and these small ones would be left
- * to run alone at the end.
+ * The longest files, as `project:file`, longest first: measured on an idle 2-core machine (seconds
+ * of wall time in a full run). Vitest orders the files it has no earlier durations for (a fresh
+ * clone, CI) by size, which says nothing of their time: the registry wait of install.test.ts or the
+ * compilers of package.test.ts would start late and run alone at the end. Started first, the long
+ * ones overlap and the many short files fill the gaps.
  */
-const FIRST = ["test/install.test.ts", "test/typecheck.test.ts"];
+const LONGEST = [
+  "standard:test/package.test.ts", // ~140: packs, TypeDoc, seven compiler runs
+  "standard:test/install.test.ts", // ~75, most of it waiting on the npm registry
+  "standard:test/provider/fault-matrix.test.ts", // ~60, most of it real late-write waits
+  "standard:test/provider/import-command.test.ts", // ~60
+  "standard:test/provider/failures-of-any-size.test.ts", // ~60
+  "standard:test/plugin/standalone.test.ts", // ~40
+  "standard:test/examples.test.ts", // ~40
+  "standard:test/provider/host-logs.test.ts", // ~35
+  "standard:test/typecheck.test.ts", // ~30
+  "standard:test/provider/batching.test.ts", // ~30
+  "standard:test/provider/accounts.test.ts",
+  "standard:test/integration/demo.test.ts",
+  "standard:test/plugin/plugin.test.ts",
+  "standard:test/emulator-world-cache.test.ts",
+  "standard:test/provider/connection-check.test.ts",
+  "standard:test/provider/match-preview.test.ts",
+  "alternate:test/provider/batching.test.ts",
+  "standard:test/release.test.ts",
+  "standard:test/provider/no-echo.test.ts",
+  "standard:test/plugin/resources.test.ts", // ~20
+];
 
-/** Vitest's order (failed first, then longest by earlier runs, else largest), {@link FIRST} before it. */
-class InstallAndTypeCheckFirst extends BaseSequencer {
+/** {@link LONGEST} in its order, then the other files in vitest's (failed first, then longest by earlier runs, else largest). */
+class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => LONGEST.findIndex((entry) => {
+      const [project, name] = entry.split(":");
+      return file.project.name === project && file.moduleId.endsWith(`/${name}`);
+    });
     const sorted = await super.sort(files);
-    const first = (file: TestSpecification) => FIRST.some((name) => file.moduleId.endsWith(`/${name}`));
-    return [...sorted.filter(first), ...sorted.filter((file) => !first(file))];
+    const known = sorted.filter((file) => rank(file) >= 0).sort((a, b) => rank(a) - rank(b));
+    return [...known, ...sorted.filter((file) => rank(file) < 0)];
   }
 }
 
@@ -76,14 +102,15 @@ class InstallAndTypeCheckFirst extends BaseSequencer {
 // whole suite went from about 270 s to 70 s on a loaded machine). Files leave
 // nothing behind that another reads: each starts its own emulators and provider processes, a test
 // that stubs the environment restores it, and the Pulumi SDK's global store starts empty in each
-// file (test/support/fresh-runtime.ts).
+// file (test/support/fresh-runtime.ts). What a worker keeps on purpose is the `__provider` text of
+// each resource class, the same for every file (test/provider/fixture.ts).
 export default defineConfig(({ mode }) => ({
   test: {
     environment: "node",
     pool: "forks",
     maxWorkers: 3,
     isolate: false,
-    sequence: { sequencer: InstallAndTypeCheckFirst },
+    sequence: { sequencer: LongestFirst },
     setupFiles: ["test/support/fresh-runtime.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
