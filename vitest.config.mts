@@ -81,16 +81,24 @@ const LONGEST = [
   "standard:test/plugin/resources.test.ts", // ~20
 ];
 
-/** {@link LONGEST} in its order, then the other files in vitest's (failed first, then longest by earlier runs, else largest). */
+/**
+ * The standard project before the alternate one (a worker serves one project: a file of the other
+ * starts new workers, seconds of CPU each), and in each {@link LONGEST} in its order, then the other
+ * files in vitest's (failed first, then longest by earlier runs, else largest).
+ */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (file: TestSpecification) => LONGEST.findIndex((entry) => {
-      const [project, name] = entry.split(":");
-      return file.project.name === project && file.moduleId.endsWith(`/${name}`);
-    });
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST.findIndex((entry) => {
+        const [project, name] = entry.split(":");
+        return file.project.name === project && file.moduleId.endsWith(`/${name}`);
+      });
+      return index < 0 ? LONGEST.length : index;
+    };
+    const alternateLast = (file: TestSpecification) => (file.project.name === "alternate" ? 1 : 0);
     const sorted = await super.sort(files);
-    const known = sorted.filter((file) => rank(file) >= 0).sort((a, b) => rank(a) - rank(b));
-    return [...known, ...sorted.filter((file) => rank(file) < 0)];
+    // Array.prototype.sort is stable: vitest's order stays among files of one project and rank.
+    return sorted.sort((a, b) => alternateLast(a) - alternateLast(b) || rank(a) - rank(b));
   }
 }
 
