@@ -52,23 +52,23 @@ export const SLOW = [
 ];
 
 /**
- * The longest files, as `project:file`, longest first: measured on an idle 2-core machine (seconds
- * of wall time in a full run). Vitest orders the files it has no earlier durations for (a fresh
- * clone, CI) by size, which says nothing of their time: the registry wait of install.test.ts or the
- * compilers of package.test.ts would start late and run alone at the end. Started first, the long
- * ones overlap and the many short files fill the gaps.
+ * The longest files, as `project:file`, longest first (their wall time in full runs on an idle
+ * 2-core machine). Vitest orders the files it has no earlier durations for (a fresh clone, CI) by
+ * size, which says nothing of their time: the registry wait of install.test.ts or the compilers of
+ * package.test.ts would start late and run alone at the end. Started first, the long ones overlap
+ * and the many short files fill the gaps.
  */
 const LONGEST = [
-  "standard:test/package.test.ts", // ~140: packs, TypeDoc, seven compiler runs
-  "standard:test/install.test.ts", // ~75, most of it waiting on the npm registry
-  "standard:test/provider/fault-matrix.test.ts", // ~60, most of it real late-write waits
-  "standard:test/provider/import-command.test.ts", // ~60
-  "standard:test/provider/failures-of-any-size.test.ts", // ~60
-  "standard:test/plugin/standalone.test.ts", // ~40
-  "standard:test/examples.test.ts", // ~40
-  "standard:test/provider/host-logs.test.ts", // ~35
-  "standard:test/typecheck.test.ts", // ~30
-  "standard:test/provider/batching.test.ts", // ~30
+  "standard:test/package.test.ts", // packs, TypeDoc, seven compiler runs
+  "standard:test/install.test.ts", // most of it waiting on the npm registry
+  "standard:test/provider/fault-matrix.test.ts", // most of it real late-write waits
+  "standard:test/provider/import-command.test.ts", // 520 filters in two accounts
+  "standard:test/provider/failures-of-any-size.test.ts", // 5,000 members through both hosts
+  "standard:test/plugin/standalone.test.ts",
+  "standard:test/examples.test.ts",
+  "standard:test/provider/host-logs.test.ts",
+  "standard:test/typecheck.test.ts",
+  "standard:test/provider/batching.test.ts",
   "standard:test/provider/accounts.test.ts",
   "standard:test/integration/demo.test.ts",
   "standard:test/plugin/plugin.test.ts",
@@ -78,7 +78,7 @@ const LONGEST = [
   "alternate:test/provider/batching.test.ts",
   "standard:test/release.test.ts",
   "standard:test/provider/no-echo.test.ts",
-  "standard:test/plugin/resources.test.ts", // ~20
+  "standard:test/plugin/resources.test.ts",
 ];
 
 /**
