@@ -15,7 +15,7 @@ export const BOTH_DIALECTS = [
   "test/provider/batching.test.ts",
   "test/provider/pii-opt-out-request.test.ts",
   "test/provider/lookup-cap.test.ts",
-  "test/provider/import-command.test.ts",
+  // Not test/provider/import-command.test.ts: it reads both dialects in one run, an account of each.
   "test/plugin/functions.test.ts",
   "test/plugin/resources.test.ts",
   "test/plugin/pii-opt-out-request.test.ts",
@@ -52,19 +52,53 @@ export const SLOW = [
 ];
 
 /**
- * Files whose size says nothing of their time, started first: one waits a minute on the npm
- * registry, one runs the compiler over the whole repository. Vitest otherwise starts the files it
- * has no earlier durations for (a fresh clone, CI) largest first, and these small ones would be left
- * to run alone at the end.
+ * The longest files, as `project:file`, longest first (their wall time in full runs on an idle
+ * 2-core machine). Vitest orders the files it has no earlier durations for (a fresh clone, CI) by
+ * size, which says nothing of their time: the registry wait of install.test.ts or the compilers of
+ * package.test.ts would start late and run alone at the end. Started first, the long ones overlap
+ * and the many short files fill the gaps.
  */
-const FIRST = ["test/install.test.ts", "test/typecheck.test.ts"];
+const LONGEST = [
+  "standard:test/package.test.ts", // packs, TypeDoc, seven compiler runs
+  "standard:test/install.test.ts", // most of it waiting on the npm registry
+  "standard:test/provider/fault-matrix.test.ts", // most of it real late-write waits
+  "standard:test/provider/import-command.test.ts", // 520 filters in two accounts
+  "standard:test/provider/failures-of-any-size.test.ts", // 5,000 members through both hosts
+  "standard:test/plugin/standalone.test.ts",
+  "standard:test/examples.test.ts",
+  "standard:test/provider/host-logs.test.ts",
+  "standard:test/typecheck.test.ts",
+  "standard:test/provider/batching.test.ts",
+  "standard:test/provider/accounts.test.ts",
+  "standard:test/integration/demo.test.ts",
+  "standard:test/plugin/plugin.test.ts",
+  "standard:test/emulator-world-cache.test.ts",
+  "standard:test/provider/connection-check.test.ts",
+  "standard:test/provider/match-preview.test.ts",
+  "alternate:test/provider/batching.test.ts",
+  "standard:test/release.test.ts",
+  "standard:test/provider/no-echo.test.ts",
+  "standard:test/plugin/resources.test.ts",
+];
 
-/** Vitest's order (failed first, then longest by earlier runs, else largest), {@link FIRST} before it. */
-class InstallAndTypeCheckFirst extends BaseSequencer {
+/**
+ * The standard project before the alternate one (a worker serves one project: a file of the other
+ * starts new workers, seconds of CPU each), and in each {@link LONGEST} in its order, then the other
+ * files in vitest's (failed first, then longest by earlier runs, else largest).
+ */
+class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST.findIndex((entry) => {
+        const [project, name] = entry.split(":");
+        return file.project.name === project && file.moduleId.endsWith(`/${name}`);
+      });
+      return index < 0 ? LONGEST.length : index;
+    };
+    const alternateLast = (file: TestSpecification) => (file.project.name === "alternate" ? 1 : 0);
     const sorted = await super.sort(files);
-    const first = (file: TestSpecification) => FIRST.some((name) => file.moduleId.endsWith(`/${name}`));
-    return [...sorted.filter(first), ...sorted.filter((file) => !first(file))];
+    // Array.prototype.sort is stable: vitest's order stays among files of one project and rank.
+    return sorted.sort((a, b) => alternateLast(a) - alternateLast(b) || rank(a) - rank(b));
   }
 }
 
@@ -76,14 +110,15 @@ class InstallAndTypeCheckFirst extends BaseSequencer {
 // whole suite went from about 270 s to 70 s on a loaded machine). Files leave
 // nothing behind that another reads: each starts its own emulators and provider processes, a test
 // that stubs the environment restores it, and the Pulumi SDK's global store starts empty in each
-// file (test/support/fresh-runtime.ts).
+// file (test/support/fresh-runtime.ts). What a worker keeps on purpose is the `__provider` text of
+// each resource class, the same for every file (test/provider/fixture.ts).
 export default defineConfig(({ mode }) => ({
   test: {
     environment: "node",
     pool: "forks",
     maxWorkers: 3,
     isolate: false,
-    sequence: { sequencer: InstallAndTypeCheckFirst },
+    sequence: { sequencer: LongestFirst },
     setupFiles: ["test/support/fresh-runtime.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

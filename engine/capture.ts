@@ -1,9 +1,12 @@
 /**
  * Step 1 of driving the provider path without the CLI (docs/dynamic-providers.md
  * "Testing without the CLI"): register resources from tsc-built code under `pulumi.runtime.setMocks` in a
- * child node process and capture what the engine would receive, `__provider` included.
+ * child node process and capture what the engine would receive, `__provider` included. A child
+ * (engine/capture-child.cjs) serves the captures of one environment one after another, each from a
+ * fresh Pulumi runtime, since loading @pulumi/pulumi and the package costs seconds of CPU;
+ * `closeCaptureProcesses` ends the children (test/support/fresh-runtime.ts, after each test file).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { builtModule, REPOSITORY_ROOT } from "./project";
@@ -50,14 +53,137 @@ export interface CapturedDynamicResource extends Registration {
 // From the source folder, also when this module runs from its tsc build (which does not copy .cjs files).
 const CHILD_SCRIPT = path.join(REPOSITORY_ROOT, "engine", "capture-child.cjs");
 
-function collect(stream: Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    stream.setEncoding("utf8");
-    stream.on("data", (chunk: string) => (text += chunk));
-    stream.on("end", () => resolve(text));
-    stream.on("error", reject);
+/** What the child answers a request (engine/capture-child.cjs). */
+interface ChildResult {
+  registrations?: Registration[];
+  error?: string;
+  /** The child is ending: an error escaped the request's program. */
+  fatal?: boolean;
+}
+
+interface Answer {
+  result: ChildResult;
+  stdout: string;
+  stderr: string;
+}
+
+type Handle = { ref?(): void; unref?(): void };
+
+/** One child process of engine/capture-child.cjs, given one request at a time. */
+class CaptureProcess {
+  /** False once the child has exited or is ending: the next request needs another. */
+  usable = true;
+  readonly closed: Promise<void>;
+  private readonly child: ChildProcess;
+  private stdout = "";
+  private stderr = "";
+  private answers = "";
+  private pending?: { resolve(answer: Answer): void; reject(error: Error): void };
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.child = spawn(process.execPath, [CHILD_SCRIPT], { cwd: REPOSITORY_ROOT, env, stdio: ["pipe", "pipe", "pipe", "pipe"] });
+    this.child.stdin!.on("error", () => undefined); // a dead child: its "close" rejects the request
+    this.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (this.stdout += chunk));
+    this.child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (this.stderr += chunk));
+    (this.child.stdio[3] as Readable).setEncoding("utf8").on("data", (chunk: string) => this.receive(chunk));
+    this.closed = new Promise((resolve) => {
+      this.child.on("error", (error) => this.end(new Error(`engine driver: the capture process failed: ${error.message}`)));
+      this.child.on("close", (exitCode) => {
+        this.end(new Error(`engine driver: the capture process exited with ${exitCode} and no result\n${this.output()}`));
+        resolve();
+      });
+    });
+    this.hold(false);
+  }
+
+  /** Sends `request` and resolves with the child's answer and what it printed meanwhile. */
+  run(request: object): Promise<Answer> {
+    if (!this.usable) return Promise.reject(new Error("engine driver: the capture process has exited"));
+    this.stdout = this.stderr = "";
+    this.hold(true);
+    return new Promise<Answer>((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.child.stdin!.write(`${JSON.stringify(request)}\n`);
+    }).finally(() => this.hold(false));
+  }
+
+  /** Ends the child once its request in flight (if any) is answered. */
+  close(): Promise<void> {
+    this.usable = false;
+    this.child.stdin!.end();
+    // A child that does not exit in time (a program left a handle open) is killed.
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), 10_000).unref();
+    return this.closed.finally(() => clearTimeout(timer));
+  }
+
+  private receive(chunk: string): void {
+    this.answers += chunk;
+    let newline: number;
+    while ((newline = this.answers.indexOf("\n")) >= 0) {
+      const line = this.answers.slice(0, newline);
+      this.answers = this.answers.slice(newline + 1);
+      const pending = this.pending;
+      this.pending = undefined;
+      let result: ChildResult;
+      try {
+        result = JSON.parse(line) as ChildResult;
+      } catch {
+        result = { error: `an answer that is not JSON: ${line}`, fatal: true };
+      }
+      if (result.fatal) void this.close();
+      // Output the child wrote before answering may be read after the answer: one turn of the event loop later.
+      setImmediate(() => pending?.resolve({ result, stdout: this.stdout, stderr: this.stderr }));
+    }
+  }
+
+  private end(error: Error): void {
+    this.usable = false;
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.reject(error);
+  }
+
+  private output(): string {
+    return [this.stdout.trim(), this.stderr.trim()].filter(Boolean).join("\n");
+  }
+
+  /** An idle child must not keep the test worker (or any process of this module) alive. */
+  private hold(busy: boolean): void {
+    for (const handle of [this.child, ...this.child.stdio] as (Handle | null)[]) {
+      if (busy) handle?.ref?.();
+      else handle?.unref?.();
+    }
+  }
+}
+
+/**
+ * The children by environment, each with the queue of its requests: concurrent captures with the same
+ * environment wait for the one child (CPU, not the wait, is what the suite lacks), and a child that
+ * died is replaced by the next request.
+ */
+const processes = new Map<string, { child?: CaptureProcess; queue: Promise<unknown> }>();
+
+function runInChild(env: NodeJS.ProcessEnv, request: object): Promise<Answer> {
+  const key = JSON.stringify(Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  let slot = processes.get(key);
+  if (!slot) processes.set(key, (slot = { queue: Promise.resolve() }));
+  const current = slot;
+  const answer = current.queue.then(() => {
+    if (!current.child?.usable) current.child = new CaptureProcess(env);
+    return current.child.run(request);
   });
+  current.queue = answer.catch(() => undefined);
+  return answer;
+}
+
+/** Ends the capture processes (after each test file, test/support/fresh-runtime.ts), waiting for them to exit. */
+export async function closeCaptureProcesses(): Promise<void> {
+  const slots = [...processes.values()];
+  processes.clear();
+  await Promise.all(slots.map(async (slot) => {
+    await slot.queue;
+    await slot.child?.close();
+  }));
 }
 
 /** Registers the resources of `options` under mocks in a plain node process and returns them. */
@@ -73,28 +199,12 @@ export async function captureRegistrations(options: CaptureOptions): Promise<Reg
   };
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
   delete env.NODE_OPTIONS; // no loader of the test runner: the child must run the code as node does
-  const child = spawn(process.execPath, [CHILD_SCRIPT, JSON.stringify(request)], {
-    cwd: REPOSITORY_ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe", "pipe"],
-  });
-  const [stdout, stderr, result, exitCode] = await Promise.all([
-    collect(child.stdout!),
-    collect(child.stderr!),
-    collect(child.stdio[3] as Readable),
-    new Promise<number | null>((resolve) => child.on("close", resolve)),
-  ]);
+  const { result, stdout, stderr } = await runInChild(env, request);
   const output = [stdout.trim(), stderr.trim()].filter(Boolean).join("\n");
-  let parsed: { registrations?: Registration[]; error?: string };
-  try {
-    parsed = JSON.parse(result) as typeof parsed;
-  } catch {
-    throw new Error(`engine driver: the capture process exited with ${exitCode} and no result\n${output}`);
+  if (result.error !== undefined || result.registrations === undefined) {
+    throw new Error(`engine driver: constructing ${options.exportName} failed: ${result.error}\n${output}`);
   }
-  if (parsed.error !== undefined || parsed.registrations === undefined) {
-    throw new Error(`engine driver: constructing ${options.exportName} failed: ${parsed.error}\n${output}`);
-  }
-  return parsed.registrations;
+  return result.registrations;
 }
 
 /**

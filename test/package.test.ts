@@ -193,7 +193,8 @@ describe("API reference (TypeDoc)", () => {
   let project: Reflection;
   beforeAll(() => {
     const output = path.join(work, "api.json");
-    execFileSync("npx", ["typedoc", "--json", output, "--out", path.join(work, "api")], { cwd: REPOSITORY_ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    // Without TypeDoc's own type check: `npm test` builds tsconfig.json, the same program, before the suite runs.
+    execFileSync("npx", ["typedoc", "--json", output, "--out", path.join(work, "api"), "--skipErrorChecking"], { cwd: REPOSITORY_ROOT, stdio: ["ignore", "ignore", "pipe"] });
     project = JSON.parse(readFileSync(output, "utf8")) as Reflection;
   }, 120_000);
 

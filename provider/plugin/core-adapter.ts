@@ -1,6 +1,7 @@
 import type { PlannedDiff, PropertyChange, PropertyChanges, PropertyFailure, ResourceCore } from "../accounts/calls";
 import { wireSecret } from "../accounts/wire-secret";
 import { InsightsError } from "../client/core/errors";
+import { isBelow } from "../saved-filters/model/declared";
 import { declaredProperties } from "../saved-filters/model/state";
 import { containsSecret, revealed, type PropertyMap } from "./wire";
 
@@ -88,11 +89,6 @@ function secretKeys(...bags: PropertyMap[]): Set<string> {
 function withSecrets(properties: object, keys: ReadonlySet<string>): PropertyMap {
   if (keys.size === 0) return { ...properties };
   return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, keys.has(key) && !containsSecret(value) ? wireSecret(value) : value]));
-}
-
-/** True when `path` is `ignored` or lies below it (`rules` ignores `rules.rules[1].value`). */
-function isBelow(path: string, ignored: string): boolean {
-  return path === ignored || path.startsWith(`${ignored}.`) || path.startsWith(`${ignored}[`);
 }
 
 /**

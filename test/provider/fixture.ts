@@ -1,7 +1,7 @@
 import type { EmulatorOptions, JournalEntry } from "../../emulator";
 import {
   captureDynamicResource, createTestProject, secret, startProviderHost,
-  type CapturedDynamicResource, type PropertyMap, type ProviderHost, type TestProject,
+  type PropertyMap, type ProviderHost, type TestProject,
 } from "../../engine";
 import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
 
@@ -13,8 +13,6 @@ import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
 export interface ProviderFixture {
   emulator: TestEmulator;
   host: ProviderHost;
-  /** The registration the engine would receive for the resource class (inputs as the program made them). */
-  captured: CapturedDynamicResource;
   /** The `__provider` text the engine would send for the resource class. */
   providerText: string;
   /** The inputs the engine would send for the resource with `args`. */
@@ -62,13 +60,33 @@ export const QUICK_UNKNOWN_OUTCOME = { INSIGHTS_UNKNOWN_OUTCOME_WAIT_MS: "1000" 
  */
 export const NO_MATCH_ESTIMATE = { INSIGHTS_MATCH_ESTIMATE: "false" };
 
+/**
+ * The `__provider` text of each resource class, captured once per worker: it is the same for every
+ * resource of a class whatever its arguments (one provider object per class, which captures only
+ * plain data: provider/host/shim.ts), and a capture is a node process of some seconds of CPU.
+ */
+const providerTexts = new Map<string, Promise<string>>();
+
+/** The `__provider` text of `options`' resource class, from the worker's first capture of that class. */
+function providerTextOf(options: FixtureOptions): Promise<string> {
+  const key = `${options.module}#${options.exportName}`;
+  let text = providerTexts.get(key);
+  if (text === undefined) {
+    text = captureDynamicResource({ module: options.module, exportName: options.exportName, args: options.args }).then((captured) => captured.provider);
+    providerTexts.set(key, text);
+    // A failed capture is not kept: the next fixture of the class captures again and fails alike.
+    text.catch(() => providerTexts.delete(key));
+  }
+  return text;
+}
+
 /** Starts a {@link ProviderFixture}. */
 export async function startProviderFixture(options: FixtureOptions): Promise<ProviderFixture> {
   const emulator = await startTestEmulator(options.emulatorOptions);
   // A given directory is the user's: it is used as it is and left in place.
   const project: TestProject = options.projectDir === undefined ? createTestProject() : { dir: options.projectDir, remove: () => {} };
-  const [captured, host] = await Promise.all([
-    captureDynamicResource({ module: options.module, exportName: options.exportName, args: options.args }),
+  const [providerText, host] = await Promise.all([
+    providerTextOf(options),
     startProviderHost({ projectDir: project.dir, env: { ...STEADY_BATCHING, ...QUICK_UNKNOWN_OUTCOME, ...NO_MATCH_ESTIMATE, ...options.hostEnv } }),
   ]);
   await host.configure({
@@ -79,9 +97,8 @@ export async function startProviderFixture(options: FixtureOptions): Promise<Pro
   return {
     emulator,
     host,
-    captured,
-    providerText: captured.provider,
-    inputs: (args) => ({ ...args, __provider: captured.provider }),
+    providerText,
+    inputs: (args) => ({ ...args, __provider: providerText }),
     // Ids as strings: their JSON type is the dialect's (emulator/README.md "Dialects").
     listed: async () => ((await emulator.get("/bulk_filters/")).body.filters as Array<Record<string, any>>).map((filter) => ({ ...filter, id: String(filter.id) })),
     requestsSince: (mark) => emulator.state.journal.list(mark),

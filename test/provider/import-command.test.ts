@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateModule } from "../../provider/cli/generate-module";
@@ -9,7 +9,7 @@ import {
   createTestProject, REPOSITORY_ROOT, secret, startProviderHost, up,
   type ProviderHost, type Registration, type ResourceState, type TestProject,
 } from "../../engine";
-import { DEV, startTestEmulator, type TestEmulator } from "../support/emulator";
+import { DEV, startTestEmulator, type Credentials, type TestEmulator } from "../support/emulator";
 import { SPEC_FILTER_FIELDS } from "../support/spec-values";
 import { STEADY_BATCHING } from "./fixture";
 import { declaredResources, runCli, typeErrors, type CliResult } from "./import-cli";
@@ -18,10 +18,14 @@ import { declaredResources, runCli, typeErrors, type CliResult } from "./import-
  * `pulumi-insights import` end to end: an account of more than 500 filters (the API's cap on one
  * listing, docs/api.md 10.1) of varied shapes, the command run as a user runs it, the module it
  * writes type-checked against the package's declarations and run through the real dynamic-provider
- * host: its `up` adopts every filter without a write and the next preview plans nothing.
+ * host: its `up` adopts every filter without a write and the next preview plans nothing. Both
+ * dialects in one run (emulator/README.md "Dialects"): a second account of the emulator, in the
+ * alternate dialect, holds the same filters, and the command must write the same files for it.
  */
 
 const FILTER_COUNT = 520;
+/** The account in the alternate dialect, beside the dev account in the standard one. */
+const ALT = { clientId: "alt", clientSecret: "alt-secret" } as const;
 /** Fields that accept only the values of a lookup (docs/api.md 2.7), and that lookup. */
 const PRESET_LOOKUPS: Record<string, string> = { ASN: "asn", City: "cities", Continent: "continents", Country: "countries", DMA: "dma", ISP: "isp", State: "states" };
 
@@ -96,17 +100,31 @@ const ODD_FILTERS = [
   { id: "9", name: "", rules: { op: "and", rules: [{ field: "CDN", op: "equals", value: "Fastly" }] } },
 ];
 
+/** The command's runs that the tests read, in one account. */
+interface Imports {
+  every: CliResult;
+  everyAgain: CliResult;
+  asSet: CliResult;
+  inAccount: CliResult;
+  importFileOnly: CliResult;
+}
+
 describe("pulumi-insights import", () => {
   let emulator: TestEmulator;
   let project: TestProject;
   let host: ProviderHost;
   let env: Record<string, string>;
+  let altEnv: Record<string, string>;
   let ids: string[];
+  /** The ids of the same filters in the alternate account. */
+  let altIds: string[];
   let every: CliResult;
   let everyAgain: CliResult;
   let asSet: CliResult;
   let inAccount: CliResult;
   let importFileOnly: CliResult;
+  /** The same runs in the alternate account, writing under {@link altDir}. */
+  let alternate: Imports;
   let oddModule: ReturnType<typeof generateModule>;
   /** Type errors of the three generated modules, checked in one program (loading the declarations once). */
   let errors: string[];
@@ -114,34 +132,60 @@ describe("pulumi-insights import", () => {
   let everyResources: Registration[];
   let setResources: Registration[];
   const file = (name: string) => path.join(project.dir, name);
+  const altDir = () => path.join(project.dir, "alternate");
+  const altFile = (name: string) => path.join(altDir(), name);
+  /** What the alternate account's run must show: the standard run's, its paths under {@link altDir}. */
+  const inAltDir = (result: CliResult): CliResult => ({ ...result, stderr: result.stderr.replaceAll(`${project.dir}/`, `${altDir()}/`) });
+  /** The runs of {@link Imports} in the account `accountEnv` names, writing with `out`. */
+  const imports = async (out: (name: string) => string, accountEnv: Record<string, string>): Promise<Imports> => {
+    const [every, everyAgain, asSet, inAccount] = await Promise.all([
+      runCli(["import", "--out", out("filters.ts"), "--pulumi-import-file", out("filters.json")], accountEnv),
+      runCli(["import"], accountEnv),
+      runCli(["import", "--set", "console-filters", "--name", "Filter 1", "--out", out("set.ts")], accountEnv),
+      runCli(["import", "--account", "staging", "--name", "Zürich", "--out", out("account.ts")], accountEnv),
+    ]);
+    const importFileOnly = await runCli(["import", "--id", ids.slice(0, 4).join(","), "--pulumi-import-file", out("roku.json")], accountEnv);
+    return { every, everyAgain, asSet, inAccount, importFileOnly };
+  };
 
   beforeAll(async () => {
     // A few hundred resources through the SDK and the host: seconds on a quiet machine, more on CI.
-    emulator = await startTestEmulator();
+    // The dev account standard whatever the project's dialect: the alternate one is ALT's.
+    emulator = await startTestEmulator({ dialect: "standard" });
     project = createTestProject();
+    mkdirSync(altDir());
     host = await startProviderHost({ projectDir: project.dir, env: STEADY_BATCHING });
-    await host.configure({ "insights:baseUrl": emulator.url, "insights:clientId": DEV.clientId, "insights:clientSecret": secret(DEV.clientSecret) });
+    await host.configure({
+      "insights:baseUrl": emulator.url, "insights:clientId": DEV.clientId, "insights:clientSecret": secret(DEV.clientSecret),
+      "insights:accounts": secret({ alternate: { baseUrl: emulator.url, clientId: ALT.clientId, clientSecret: ALT.clientSecret } }),
+    });
     const lookup = async (name: string): Promise<string[]> => (await emulator.get(`/bulk_filters/${name}/`)).body.values;
     const values = Object.fromEntries(await Promise.all(Object.values(PRESET_LOOKUPS).map(async (name) => [name, await lookup(name)] as const)));
-    const filters = accountFilters({ values, tags: await lookup("tags"), categories: await lookup("categories") });
-    ids = [];
-    for (let start = 0; start < filters.length; start += 100) {
-      const created = await emulator.call("POST", "/bulk_filters/", { body: filters.slice(start, start + 100) });
-      expect(created.status).toBe(201);
-      ids.push(...created.body.map((filter: { id: string | number }) => String(filter.id)));
-    }
+    const tags = await lookup("tags");
+    const filters = accountFilters({ values, tags, categories: await lookup("categories") });
+    // ALT's data world has other lookup values (a world is seeded by its account): it lists the dev account's too, so the same filters are valid in it.
+    const added = await emulator.control("POST", "accounts", { ...ALT, dialect: "alternate", features: { bulkFilters: true }, lookupValues: { ...values, tags } });
+    expect([added.status, added.body.dialect]).toEqual([201, "alternate"]);
+    const createIn = async (account: Credentials): Promise<string[]> => {
+      const created: string[] = [];
+      for (let start = 0; start < filters.length; start += 100) {
+        const answer = await emulator.call("POST", "/bulk_filters/", { body: filters.slice(start, start + 100), account });
+        expect(answer.status).toBe(201);
+        created.push(...answer.body.map((filter: { id: string | number }) => String(filter.id)));
+      }
+      return created;
+    };
+    [ids, altIds] = await Promise.all([createIn(DEV), createIn(ALT)]);
     env = { INSIGHTS_BASE_URL: emulator.url, INSIGHTS_CLIENT_ID: DEV.clientId, INSIGHTS_CLIENT_SECRET: DEV.clientSecret };
-    [every, everyAgain, asSet, inAccount] = await Promise.all([
-      runCli(["import", "--out", file("filters.ts"), "--pulumi-import-file", file("filters.json")], env),
-      runCli(["import"], env),
-      runCli(["import", "--set", "console-filters", "--name", "Filter 1", "--out", file("set.ts")], env),
-      runCli(["import", "--account", "staging", "--name", "Zürich", "--out", file("account.ts")], env),
-    ]);
-    importFileOnly = await runCli(["import", "--id", ids.slice(0, 4).join(","), "--pulumi-import-file", file("roku.json")], env);
+    altEnv = { ...env, INSIGHTS_CLIENT_ID: ALT.clientId, INSIGHTS_CLIENT_SECRET: ALT.clientSecret };
+    let standard: Imports;
+    [standard, alternate] = await Promise.all([imports(file, env), imports(altFile, altEnv)]);
+    ({ every, everyAgain, asSet, inAccount, importFileOnly } = standard);
     oddModule = generateModule(ODD_FILTERS);
     writeFileSync(file("odd.ts"), oddModule.source);
     writeFileSync(file("account-set.ts"), generateModule(ODD_FILTERS.slice(1, 2), { set: "odd", account: "staging" }).source);
-    // The captures run in child processes while the type checker holds this one.
+    // The captures run in child processes while the type checker holds this one. Of the standard
+    // account's modules only: the alternate account's are byte-identical (asserted), so they hold for them.
     const captures = Promise.all([declaredResources(project, "filters.ts"), declaredResources(project, "set.ts")]);
     errors = typeErrors([file("filters.ts"), file("set.ts"), file("odd.ts"), file("account.ts"), file("account-set.ts")]);
     [everyResources, setResources] = await captures;
@@ -163,6 +207,11 @@ describe("pulumi-insights import", () => {
     const source = readFileSync(file("filters.ts"), "utf8");
     // Deterministic: a second run against the same account writes the same bytes.
     expect(everyAgain.stdout).toBe(source);
+    // The alternate dialect's account writes the same bytes: each account numbers its filters from the same first id, so the ids are equal.
+    expect(altIds).toEqual(ids);
+    expect(alternate.every).toEqual(inAltDir(every));
+    expect(readFileSync(altFile("filters.ts"), "utf8")).toBe(source);
+    expect(alternate.everyAgain).toEqual(everyAgain);
     // Readable, unique names: colliding names carry their id, names without a Latin letter fall back to "filter".
     for (const index of [0, 1, 2, 3]) expect(source).toContain(`new SavedFilter("roku-devices-${ids[index]}", {`);
     expect(source).toContain('new SavedFilter("zurich-viewers", {');
@@ -191,6 +240,7 @@ describe("pulumi-insights import", () => {
     // docs/provider-plugins.md rule 10: {"resources": [{type, name, id}]}, the type a resource of the plugin's schema.
     const schema = JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, "provider/plugin/schema.json"), "utf8")) as { resources: Record<string, unknown> };
     const text = readFileSync(file("filters.json"), "utf8");
+    expect(readFileSync(altFile("filters.json"), "utf8")).toBe(text);
     const { resources, ...rest } = JSON.parse(text) as { resources: Array<Record<string, unknown>> };
     expect(rest).toEqual({});
     expect(resources.every((resource) => Object.keys(resource).join() === "type,name,id")).toBe(true);
@@ -209,26 +259,37 @@ describe("pulumi-insights import", () => {
     expect(importFileOnly.stderr).toBe(`pulumi-insights import: 4 saved filters written to ${file("roku.json")} for \`pulumi import --file ${file("roku.json")}\`\n`);
     const roku = (JSON.parse(readFileSync(file("roku.json"), "utf8")) as { resources: unknown[] }).resources;
     expect(roku).toEqual(ids.slice(0, 4).map((id) => ({ type: SAVED_FILTER_TYPE, name: `roku-devices-${id}`, id })));
+    expect(alternate.importFileOnly).toEqual(inAltDir(importFileOnly));
+    expect(readFileSync(altFile("roku.json"), "utf8")).toBe(readFileSync(file("roku.json"), "utf8"));
   });
 
   it("writes one SavedFilterSet that adopts the selected filters with `adopt`", async () => {
     expect(asSet.status).toBe(0);
-    expect(readFileSync(file("set.ts"), "utf8")).toContain('new SavedFilterSet("console-filters", {');
+    const source = readFileSync(file("set.ts"), "utf8");
+    expect(source).toContain('new SavedFilterSet("console-filters", {');
+    expect(alternate.asSet).toEqual(inAltDir(asSet));
+    expect(readFileSync(altFile("set.ts"), "utf8")).toBe(source);
     expect(errors.filter((error) => error.includes("set.ts"))).toEqual([]);
     const [set] = setResources;
     const adopt = set!.inputs.adopt as Record<string, string>;
     // Every filter whose name contains "Filter 1": 10 to 19 and 100 to 199 (docs/api.md 4.8: a substring match).
     expect(Object.keys(adopt).length).toBe(10 + 100);
-    const mark = emulator.state.journal.lastSeq();
-    const adopted = await up(host, set!.inputs);
-    expect(writes(emulator.state.journal.list(mark))).toEqual([]);
-    expect(Object.values(adopted.state.outputs.ids as Record<string, string>).sort()).toEqual(Object.values(adopt).sort());
-    expect((await up(host, set!.inputs, adopted.state)).operation).toBe("same");
+    // The same module adopts in each account: the alternate one named in insights:accounts, as the host holds it.
+    for (const [inputs, clientId] of [[set!.inputs, DEV.clientId], [{ ...set!.inputs, account: "alternate" }, ALT.clientId]] as const) {
+      const mark = emulator.state.journal.lastSeq();
+      const adopted = await up(host, inputs);
+      expect(writes(emulator.state.journal.list(mark))).toEqual([]);
+      expect(new Set(emulator.state.journal.list(mark).map((request) => request.account))).toEqual(new Set([clientId]));
+      expect(Object.values(adopted.state.outputs.ids as Record<string, string>).sort()).toEqual(Object.values(adopt).sort());
+      expect((await up(host, inputs, adopted.state)).operation).toBe("same");
+    }
   });
 
   it("with --account, declares every filter in that account of insights:accounts (docs/configuration.md \"Accounts\")", () => {
     expect(inAccount.status).toBe(0);
     const source = readFileSync(file("account.ts"), "utf8");
+    expect(alternate.inAccount).toEqual(inAltDir(inAccount));
+    expect(readFileSync(altFile("account.ts"), "utf8")).toBe(source);
     expect(source).toContain('// They are in the account "staging" of the stack config insights:accounts.\n');
     const declarations = source.split("new SavedFilter(").slice(1);
     expect(declarations.length).toBeGreaterThan(0);
@@ -267,9 +328,15 @@ describe("pulumi-insights import", () => {
     // 500 filters alike (enabled, not advanced): "Stuck" answers the cap in every narrower part.
     for (let start = 0; start < 500; start += 100) {
       const body = Array.from({ length: 100 }, (_, index) => ({ name: `Stuck ${start + index}`, rules: { op: "and", rules: [{ field: "Asset Name", op: "contains", value: "Stuck" }] } }));
-      expect((await emulator.call("POST", "/bulk_filters/", { body })).status).toBe(201);
+      for (const account of [DEV, ALT]) expect((await emulator.call("POST", "/bulk_filters/", { body, account })).status).toBe(201);
     }
-    const stuck = await runCli(["import", "--name", "Stuck", "--out", file("stuck.ts")], env);
+    const [stuck, altStuck] = await Promise.all([
+      runCli(["import", "--name", "Stuck", "--out", file("stuck.ts")], env),
+      runCli(["import", "--name", "Stuck", "--out", altFile("stuck.ts")], altEnv),
+    ]);
+    // The alternate dialect marks no answer as cut (no `truncated`): the command must still see the cap and refuse alike.
+    expect(altStuck).toEqual(inAltDir(stuck));
+    expect(existsSync(altFile("stuck.ts"))).toBe(false);
     expect(stuck.status).toBe(1);
     expect(stuck.stderr).toContain('the listing of saved filters whose name contains "Stuck" may be incomplete');
     expect(stuck.stderr).toContain("still answers 500 filters, the service's cap on one answer, also split by the enabled and advanced flags; no module was written\n");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  CheckFailedError, destroy, isSecret, ProviderCallError, refresh, secret, stateAfterFailure, UNKNOWN_VALUE, up,
-  type Diagnostic, type PropertyMap, type ProviderHost, type ResourceState,
+  captureDynamicResource, CheckFailedError, destroy, isSecret, ProviderCallError, refresh, secret, stateAfterFailure, UNKNOWN_VALUE, up,
+  type CapturedDynamicResource, type Diagnostic, type PropertyMap, type ProviderHost, type ResourceState,
 } from "../../engine";
 import { matchesIdentifierSetDigest } from "../../provider/pii/digest";
 import { DIALECT_ANSWERS, listedItems, type TestEmulator } from "../support/emulator";
@@ -72,18 +72,23 @@ describe("PiiOptOutRequest through the dynamic-provider host", () => {
   };
 
   beforeAll(async () => {
-    fixture = await startProviderFixture({
+    const resource = {
       module: MODULE,
       exportName: "PiiOptOutRequest",
       args: ["forget", { viewerIds: remember(["capture-viewer-1", "capture-viewer-2"]), notificationEmails: remember(["capture@example.com"]) }],
-    });
-    ({ emulator, host, providerText } = fixture);
+    };
+    let captured: CapturedDynamicResource;
+    [fixture, captured] = await Promise.all([startProviderFixture(resource), captureDynamicResource(resource)]);
+    ({ emulator, host } = fixture);
+    // The provider of a resource made with this personal data, which the fixture's (of its worker's first capture) equals.
+    providerText = captured.provider;
+    expect(fixture.providerText).toBe(providerText);
     // The program passed plain lists: the resource made them secrets itself.
-    expect(isSecret(fixture.captured.inputs.viewerIds)).toBe(true);
-    expect(isSecret(fixture.captured.inputs.notificationEmails)).toBe(true);
-    expect(fixture.captured.inputs.resourceName).toBe("forget");
+    expect(isSecret(captured.inputs.viewerIds)).toBe(true);
+    expect(isSecret(captured.inputs.notificationEmails)).toBe(true);
+    expect(captured.inputs.resourceName).toBe("forget");
     // And the engine is told to keep the same outputs only as secrets, whatever the provider returns.
-    expect([...fixture.captured.additionalSecretOutputs].sort()).toEqual(["notificationEmails", "userIds", "viewerIds"]);
+    expect([...captured.additionalSecretOutputs].sort()).toEqual(["notificationEmails", "userIds", "viewerIds"]);
   });
   afterAll(() => fixture?.close());
   beforeEach(async () => {

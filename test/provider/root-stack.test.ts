@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { destroy, REPOSITORY_ROOT, up } from "../../engine";
+import { captureDynamicResource, destroy, REPOSITORY_ROOT, up, type CapturedDynamicResource } from "../../engine";
 import { startProviderFixture, type ProviderFixture } from "./fixture";
 
 /**
@@ -10,19 +10,16 @@ import { startProviderFixture, type ProviderFixture } from "./fixture";
 describe("the repository as the Pulumi project", () => {
   const rules = { op: "and", rules: [{ field: "Country", op: "equals", value: "Canada" }] };
   let fixture: ProviderFixture;
+  let captured: CapturedDynamicResource;
 
   beforeAll(async () => {
-    fixture = await startProviderFixture({
-      module: "dist/provider/index.js",
-      exportName: "SavedFilter",
-      args: ["ca", { name: "Canada", rules }],
-      projectDir: REPOSITORY_ROOT,
-    });
+    const resource = { module: "dist/provider/index.js", exportName: "SavedFilter", args: ["ca", { name: "Canada", rules }] };
+    [fixture, captured] = await Promise.all([startProviderFixture({ ...resource, projectDir: REPOSITORY_ROOT }), captureDynamicResource(resource)]);
   });
   afterAll(() => fixture?.close());
 
   it("loads the SavedFilter implementation by self-reference and manages a filter", async () => {
-    const { state } = await up(fixture.host, fixture.captured.inputs);
+    const { state } = await up(fixture.host, captured.inputs);
     expect((await fixture.listed()).map((filter) => filter.id)).toEqual([state.id]);
     await destroy(fixture.host, state);
     expect(await fixture.listed()).toEqual([]);

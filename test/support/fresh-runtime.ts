@@ -1,4 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
+import { afterAll } from "vitest";
+import { closeCaptureProcesses } from "../../engine/capture";
 
 /**
  * Run before every test file (vitest.config.mts `setupFiles`): the workers keep their modules from
@@ -11,3 +13,6 @@ import * as pulumi from "@pulumi/pulumi";
  */
 (pulumi.runtime as unknown as { _reset(): void })._reset();
 delete (globalThis as { globalStore?: unknown }).globalStore;
+
+// The capture processes of this file (engine/capture.ts) end with it: none serves the next file.
+afterAll(closeCaptureProcesses);
