@@ -1,7 +1,7 @@
 // The child process of engine/capture.ts, run by plain node (no vitest transform), so that
 // `__provider` is serialized exactly as in a Pulumi program built with tsc (CommonJS).
 // It serves requests one after another, so that @pulumi/pulumi and the package load once per child:
-// input: one JSON request a line on stdin, {modulePath, exportName, args, construct, project, stack, preview};
+// input: one JSON request a line on stdin, {modulePath, exportName, args, construct, project, stack, preview, env};
 // output: one JSON line a request on file descriptor 3, {registrations} or {error} ({error, fatal}
 // before it exits on an uncaught error). It exits when stdin ends.
 "use strict";
@@ -47,10 +47,10 @@ function recordSecretOutputs(MockMonitor) {
   };
 }
 
-/** The environment the child started with, whatever a previous request's program set in it. */
-function restoreEnvironment() {
+/** The environment the child started with and the request's own (`env`), whatever a previous request set. */
+function requestEnvironment(env) {
   for (const key of Object.keys(process.env)) if (!(key in ENVIRONMENT)) delete process.env[key];
-  Object.assign(process.env, ENVIRONMENT);
+  Object.assign(process.env, ENVIRONMENT, env);
 }
 
 async function capture(request) {
@@ -110,10 +110,12 @@ async function capture(request) {
 
 async function serve(line) {
   const loaded = new Set(Object.keys(require.cache));
-  restoreEnvironment();
   let result;
   try {
-    result = await capture(JSON.parse(line));
+    const request = JSON.parse(line);
+    // Read when the program runs (the SDK's store is made afresh per request), never when the package loads.
+    requestEnvironment(request.env);
+    result = await capture(request);
   } catch (error) {
     result = { error: describe(error) };
   }

@@ -2,8 +2,8 @@
  * Step 1 of driving the provider path without the CLI (docs/dynamic-providers.md
  * "Testing without the CLI"): register resources from tsc-built code under `pulumi.runtime.setMocks` in a
  * child node process and capture what the engine would receive, `__provider` included. A child
- * (engine/capture-child.cjs) serves the captures of one environment one after another, each from a
- * fresh Pulumi runtime, since loading @pulumi/pulumi and the package costs seconds of CPU;
+ * (engine/capture-child.cjs) serves the captures of one test file one after another, each from a
+ * fresh Pulumi runtime with its own `env`, since loading @pulumi/pulumi and the package costs seconds of CPU;
  * `closeCaptureProcesses` ends the children (test/support/fresh-runtime.ts, after each test file).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -27,7 +27,7 @@ export interface CaptureOptions {
   stack?: string;
   /** Whether the mocked run is a preview. */
   preview?: boolean;
-  /** Extra environment for the child process. */
+  /** Extra environment for the capture (a stack config, as test/examples.test.ts passes), set in the child while the capture runs. */
   env?: Record<string, string>;
 }
 
@@ -157,9 +157,9 @@ class CaptureProcess {
 }
 
 /**
- * The children by environment, each with the queue of its requests: concurrent captures with the same
- * environment wait for the one child (CPU, not the wait, is what the suite lacks), and a child that
- * died is replaced by the next request.
+ * The children by the environment they start with (the test file's, which a test may stub), each
+ * with the queue of its requests: concurrent captures wait for the one child (CPU, not the wait, is
+ * what the suite lacks), and a child that died is replaced by the next request.
  */
 const processes = new Map<string, { child?: CaptureProcess; queue: Promise<unknown> }>();
 
@@ -197,9 +197,10 @@ export async function captureRegistrations(options: CaptureOptions): Promise<Reg
     stack: options.stack ?? "test",
     preview: options.preview ?? false,
   };
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NODE_OPTIONS; // no loader of the test runner: the child must run the code as node does
-  const { result, stdout, stderr } = await runInChild(env, request);
+  // `options.env` travels with the request: one child serves the captures of every stack config.
+  const { result, stdout, stderr } = await runInChild(env, { ...request, env: options.env ?? {} });
   const output = [stdout.trim(), stderr.trim()].filter(Boolean).join("\n");
   if (result.error !== undefined || result.registrations === undefined) {
     throw new Error(`engine driver: constructing ${options.exportName} failed: ${result.error}\n${output}`);
