@@ -148,6 +148,8 @@ function compareIds(left: string, right: string): number {
   if (numeric.test(left) && numeric.test(right)) {
     const [a, b] = [left.replace(/^0+(?=\d)/, ""), right.replace(/^0+(?=\d)/, "")];
     if (a.length !== b.length) return a.length - b.length;
+    // Equal lengths: the digits without their leading zeros decide (`012` after `11`).
+    if (a !== b) return a < b ? -1 : 1;
   }
   return left < right ? -1 : left > right ? 1 : 0;
 }

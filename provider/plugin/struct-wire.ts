@@ -310,7 +310,7 @@ export function decodeFields(bytes: Buffer, start = 0, end = bytes.length): Deco
  * Struct fields (`structs`: getter name to field number), which are read by {@link decodeStruct} and
  * answered by those getters: the message's other fields are few and small.
  */
-export function readWithStructs<Message extends object>(bytes: Buffer, deserialize: (bytes: Uint8Array) => Message, structs: Readonly<Record<string, number>>): Message {
+export function readWithStructs<Message extends object>(bytes: Buffer, deserialize: (bytes: Buffer) => Message, structs: Readonly<Record<string, number>>): Message {
   const numbers = new Set(Object.values(structs));
   const kept: Buffer[] = [];
   const found = new Map<number, [number, number]>();
