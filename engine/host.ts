@@ -205,7 +205,7 @@ const ANSWER_STRUCTS: Readonly<Record<string, Readonly<Record<string, number>>>>
 const DriverClient = grpc.makeGenericClientConstructor(
   Object.fromEntries(Object.entries(ResourceProviderService).map(([name, method]) => {
     const structs = ANSWER_STRUCTS[name];
-    return [name, structs === undefined ? method : { ...method, responseDeserialize: (bytes: Buffer) => readWithStructs(bytes, (rest) => method.responseDeserialize(Buffer.from(rest)), structs) }];
+    return [name, structs === undefined ? method : { ...method, responseDeserialize: (bytes: Buffer) => readWithStructs(bytes, method.responseDeserialize, structs) }];
   })) as grpc.ServiceDefinition,
   "ResourceProvider",
 ) as unknown as typeof ResourceProviderClient;

@@ -167,7 +167,7 @@ export function structBytes(value: unknown): number {
 }
 
 /** The size of an object's members as a Struct's fields (its map entries): a property bag on the wire. */
-function propertiesBytes(members: Record<string, unknown>): number {
+export function propertiesBytes(members: Record<string, unknown>): number {
   let bytes = 0;
   for (const [key, member] of Object.entries(members)) {
     if (member === undefined) continue;
