@@ -23,7 +23,7 @@ import { captureDynamicResource, createTestProject, startProviderHost, type Prop
 
 const LATENCY_MS = 50;
 /** The engine's parallelisms measured (`pulumi up --parallel N`). */
-export const PARALLELISMS = [8, 16, 64] as const;
+const PARALLELISMS = [8, 16, 64] as const;
 /** The parallelism of the naive comparison and of the memory table (the largest measured). */
 const NAIVE_PARALLELISM = 64;
 /** How far above its floor an operation of N resources may be (the issue's target). */
@@ -35,11 +35,9 @@ const REFRESH_REQUESTS = 3;
 export interface ProviderBenchOptions {
   resourceCounts: readonly number[];
   setSizes: readonly number[];
-  /** Whether the resources run naive too (at {@link NAIVE_PARALLELISM}); without, their naive table is left out. */
-  naive: boolean;
 }
 
-const DEFAULT_SIZES = { resourceCounts: [10, 100, 1000], setSizes: [10, 100, 1000, 5000], naive: true } satisfies ProviderBenchOptions;
+const DEFAULT_SIZES = { resourceCounts: [10, 100, 1000], setSizes: [10, 100, 1000, 5000] } satisfies ProviderBenchOptions;
 const NOW = "2026-11-20T12:30:00.000Z";
 const OPERATIONS = ["create", "refresh", "update one", "update all", "delete"] as const;
 type Operation = (typeof OPERATIONS)[number];
@@ -252,6 +250,14 @@ function meets(measured: Measurement, floors: Floors): boolean {
   return measured.wallMs <= floors.targetMs && (floors.targetRequests === undefined || measured.requests.length <= floors.targetRequests);
 }
 
+/** One operation of N resources at `parallelism`: its measurement, its floors, and whether it met its target. */
+function resourceVerdict(runs: Map<string, Run>, size: number, parallelism: number, operation: Operation): { measured: Measurement; floors: Floors; met: string } {
+  const measured = runs.get(keyOf({ subject: "resources", size, mode: "batched", parallelism }))!.operations[operation];
+  const noop = runs.get(keyOf({ subject: "resources", size, mode: "no-op", parallelism }))!.operations[operation];
+  const floors = floorsOf(operation, size, parallelism, noop.wallMs);
+  return { measured, floors, met: meets(measured, floors) ? "✓" : "✗" };
+}
+
 /** The table of N resources: each parallelism and operation, against its two floors. */
 function resourceTable(sizes: readonly number[], runs: Map<string, Run>): string {
   const lines = [
@@ -260,17 +266,14 @@ function resourceTable(sizes: readonly number[], runs: Map<string, Run>): string
   ];
   for (const size of sizes) {
     for (const parallelism of PARALLELISMS) {
-      const batched = runs.get(keyOf({ subject: "resources", size, mode: "batched", parallelism }))!;
-      const noop = runs.get(keyOf({ subject: "resources", size, mode: "no-op", parallelism }))!;
       for (const operation of OPERATIONS) {
-        const measured = batched.operations[operation];
-        const floors = floorsOf(operation, size, parallelism, noop.operations[operation].wallMs);
+        const { measured, floors, met } = resourceVerdict(runs, size, parallelism, operation);
         const target = operation === "refresh"
           ? `≤ ${FLOOR_FACTOR} x no-op + ${LATENCY_MS} ms (${seconds(floors.targetMs)}), ≤ ${REFRESH_REQUESTS} requests`
           : `≤ ${FLOOR_FACTOR} x floor (${seconds(floors.targetMs)})`;
         lines.push(
           `| ${size} | ${parallelism} | ${operation} | ${describeRequests(measured.requests)} | ${seconds(measured.wallMs)} | ${seconds(floors.noopMs)} ` +
-            `| ${seconds(floors.roundTripMs)} | ${(measured.wallMs / floors.roundTripMs).toFixed(2)}x | ${target} | ${meets(measured, floors) ? "✓" : "✗"} |`,
+            `| ${seconds(floors.roundTripMs)} | ${(measured.wallMs / floors.roundTripMs).toFixed(2)}x | ${target} | ${met} |`,
         );
       }
     }
@@ -323,13 +326,10 @@ function targets(resourceSizes: readonly number[], setSizes: readonly number[], 
       `| ---: | ${BULK_OPERATIONS.map(() => "---").join(" | ")} |`,
     );
     for (const parallelism of PARALLELISMS) {
-      const batched = runs.get(keyOf({ subject: "resources", size, mode: "batched", parallelism }))!;
-      const noop = runs.get(keyOf({ subject: "resources", size, mode: "no-op", parallelism }))!;
       const cells = BULK_OPERATIONS.map((operation) => {
-        const measured = batched.operations[operation];
-        const floors = floorsOf(operation, size, parallelism, noop.operations[operation].wallMs);
+        const { measured, floors, met } = resourceVerdict(runs, size, parallelism, operation);
         const ratio = measured.wallMs / (operation === "refresh" ? floors.noopMs : floors.roundTripMs);
-        return `${ratio.toFixed(2)}x, ${measured.requests.length} requests ${meets(measured, floors) ? "✓" : "✗"}`;
+        return `${ratio.toFixed(2)}x, ${measured.requests.length} requests ${met}`;
       });
       lines.push(`| ${parallelism} | ${cells.join(" | ")} |`);
     }
@@ -351,12 +351,12 @@ function targets(resourceSizes: readonly number[], setSizes: readonly number[], 
 }
 
 /** The runs of the benchmark: every size of each subject, each mode and (for resources) each parallelism. */
-function plannedRuns({ resourceCounts, setSizes, naive }: ProviderBenchOptions): RunKey[] {
+function plannedRuns({ resourceCounts, setSizes }: ProviderBenchOptions): RunKey[] {
   const keys: RunKey[] = [];
   for (const size of resourceCounts) {
     for (const parallelism of PARALLELISMS) {
       keys.push({ subject: "resources", size, mode: "batched", parallelism }, { subject: "resources", size, mode: "no-op", parallelism });
-      if (naive && parallelism === NAIVE_PARALLELISM) keys.push({ subject: "resources", size, mode: "naive", parallelism });
+      if (parallelism === NAIVE_PARALLELISM) keys.push({ subject: "resources", size, mode: "naive", parallelism });
     }
   }
   for (const size of setSizes) for (const mode of Object.keys(MODES) as Mode[]) keys.push({ subject: "set", size, mode, parallelism: 1 });
@@ -396,7 +396,7 @@ export async function run(options: Partial<ProviderBenchOptions> = {}): Promise<
       "",
       "Where a target is missed, what bounds it: an update reads its filters back after the PUT (one GET per batch: the PUT answers only a location, docs/api.md 4.8, and the service sets `edited` and `editor`, which a refresh after the update must find unchanged), so each engine round of updates costs two round trips and \"update all\" stays near twice its round-trip floor however its batches close; a refresh of more filters than the listing cap (500, docs/api.md 10.1) cannot be one request: the first listing shows 500 and the others are listed by a beginning of their names (\"Episode 5\" to \"Episode 9\" here: 6 requests for 1000), while an account of at most 499 filters is one; at N = 10 and for \"update one\" (a PUT and its read back, after the 20 ms quiet window of a command's first burst) the window and the read back are most of the time.",
       "",
-      ...(sizes.naive && sizes.resourceCounts.length > 0
+      ...(sizes.resourceCounts.length > 0
         ? [`### N SavedFilter resources, batched and naive at ${NAIVE_PARALLELISM}`, "", naiveTable("resources", sizes.resourceCounts, NAIVE_PARALLELISM, runs), ""]
         : []),
       ...(sizes.setSizes.length > 0 ? ["### One SavedFilterSet of N members", "", naiveTable("set", sizes.setSizes, 1, runs), ""] : []),

@@ -63,8 +63,8 @@ interface ChildResult {
 
 interface Answer {
   result: ChildResult;
-  stdout: string;
-  stderr: string;
+  /** What the child printed while it served the request. */
+  output: string;
 }
 
 type Handle = { ref?(): void; unref?(): void };
@@ -111,7 +111,7 @@ class CaptureProcess {
   close(): Promise<void> {
     this.usable = false;
     this.child.stdin!.end();
-    // A child that does not exit in time (a program left a handle open) is killed.
+    // The child exits once its last request is answered; one whose program never settles (its test timed out) is killed.
     const timer = setTimeout(() => this.child.kill("SIGKILL"), 10_000).unref();
     return this.closed.finally(() => clearTimeout(timer));
   }
@@ -132,7 +132,7 @@ class CaptureProcess {
       }
       if (result.fatal) void this.close();
       // Output the child wrote before answering may be read after the answer: one turn of the event loop later.
-      setImmediate(() => pending?.resolve({ result, stdout: this.stdout, stderr: this.stderr }));
+      setImmediate(() => pending?.resolve({ result, output: this.output() }));
     }
   }
 
@@ -169,6 +169,8 @@ function runInChild(env: NodeJS.ProcessEnv, request: object): Promise<Answer> {
   if (!slot) processes.set(key, (slot = { queue: Promise.resolve() }));
   const current = slot;
   const answer = current.queue.then(() => {
+    // Queued behind a request closeCaptureProcesses ended: no child is started that nobody would close.
+    if (processes.get(key) !== current) throw new Error("engine driver: the capture processes were closed");
     if (!current.child?.usable) current.child = new CaptureProcess(env);
     return current.child.run(request);
   });
@@ -180,10 +182,8 @@ function runInChild(env: NodeJS.ProcessEnv, request: object): Promise<Answer> {
 export async function closeCaptureProcesses(): Promise<void> {
   const slots = [...processes.values()];
   processes.clear();
-  await Promise.all(slots.map(async (slot) => {
-    await slot.queue;
-    await slot.child?.close();
-  }));
+  // Not after their queues: close() lets the request in flight finish, or kills a child that hangs on it.
+  await Promise.all(slots.map((slot) => slot.child?.close()));
 }
 
 /** Registers the resources of `options` under mocks in a plain node process and returns them. */
@@ -200,8 +200,7 @@ export async function captureRegistrations(options: CaptureOptions): Promise<Reg
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NODE_OPTIONS; // no loader of the test runner: the child must run the code as node does
   // `options.env` travels with the request: one child serves the captures of every stack config.
-  const { result, stdout, stderr } = await runInChild(env, { ...request, env: options.env ?? {} });
-  const output = [stdout.trim(), stderr.trim()].filter(Boolean).join("\n");
+  const { result, output } = await runInChild(env, { ...request, env: options.env ?? {} });
   if (result.error !== undefined || result.registrations === undefined) {
     throw new Error(`engine driver: constructing ${options.exportName} failed: ${result.error}\n${output}`);
   }

@@ -16,7 +16,7 @@ import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { startFakeEngine, type FakeEngine, type Severity } from "./fake-engine";
-import { decodeFields, type DecodedFields } from "../provider/plugin/struct-wire";
+import { readWithStructs } from "../provider/plugin/struct-wire";
 import { fromStruct, revealSecrets, toStruct, type PropertyMap } from "./struct";
 
 /** Options of {@link startProviderHost}. */
@@ -186,44 +186,27 @@ process.on("exit", () => {
   for (const child of liveHosts) child.kill("SIGKILL");
 });
 
-/** The failures of a Check, CheckConfig or Invoke answer as the driver reads them (field 2, each property 1 and reason 2). */
-function failuresRead(fields: DecodedFields) {
-  return fields.messages(2).map((failure) => ({ getProperty: () => failure.text(1), getReason: () => failure.text(2) }));
-}
-
 /**
- * The answers that carry property bags, read by the plugin's own decoder
- * (provider/plugin/struct-wire.ts `decodeFields`) into objects with the getters of the SDK's messages that this file calls:
+ * The Struct fields (getter to field number) of the answers that carry property bags, read by the
+ * plugin's own decoder (provider/plugin/struct-wire.ts `readWithStructs`, as its server reads requests):
  * google-protobuf builds a message per value of a Struct, seconds for a SavedFilterSet of thousands
  * of members, during which this process (and an emulator in it) would serve nothing.
  */
-const ANSWERS_READ: Record<string, (bytes: Buffer) => unknown> = {
-  check: (bytes) => {
-    const fields = decodeFields(bytes);
-    return { getInputs: () => fields.struct(1), getFailuresList: () => failuresRead(fields) };
-  },
-  invoke: (bytes) => {
-    const fields = decodeFields(bytes);
-    return { getReturn: () => fields.struct(1), getFailuresList: () => failuresRead(fields) };
-  },
-  create: (bytes) => {
-    const fields = decodeFields(bytes);
-    return { getId: () => fields.text(1), getProperties: () => fields.struct(2) };
-  },
-  read: (bytes) => {
-    const fields = decodeFields(bytes);
-    return { getId: () => fields.text(1), getProperties: () => fields.struct(2), hasInputs: () => fields.struct(3) !== undefined, getInputs: () => fields.struct(3) };
-  },
-  update: (bytes) => {
-    const fields = decodeFields(bytes);
-    return { getProperties: () => fields.struct(1) };
-  },
+const ANSWER_STRUCTS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  check: { getInputs: 1 },
+  checkConfig: { getInputs: 1 },
+  invoke: { getReturn: 1 },
+  create: { getProperties: 2 },
+  read: { getProperties: 2, getInputs: 3 },
+  update: { getProperties: 1 },
 };
-ANSWERS_READ.checkConfig = ANSWERS_READ.check!;
 
-/** The SDK's client of the ResourceProvider service, its answers with property bags read by {@link ANSWERS_READ}. */
+/** The SDK's client of the ResourceProvider service, the Structs of its answers read as {@link ANSWER_STRUCTS} says. */
 const DriverClient = grpc.makeGenericClientConstructor(
-  Object.fromEntries(Object.entries(ResourceProviderService).map(([name, method]) => [name, ANSWERS_READ[name] === undefined ? method : { ...method, responseDeserialize: ANSWERS_READ[name] }])) as grpc.ServiceDefinition,
+  Object.fromEntries(Object.entries(ResourceProviderService).map(([name, method]) => {
+    const structs = ANSWER_STRUCTS[name];
+    return [name, structs === undefined ? method : { ...method, responseDeserialize: (bytes: Buffer) => readWithStructs(bytes, method.responseDeserialize, structs) }];
+  })) as grpc.ServiceDefinition,
   "ResourceProvider",
 ) as unknown as typeof ResourceProviderClient;
 
@@ -524,7 +507,9 @@ export class ProviderHost {
     if (options.inputs) request.setInputs(await this.outgoing(options.inputs, options));
     const response = await this.call<providerProto.ReadResponse>("read", (client, callback) => client.read(request, callback));
     const answer = { id: response.getId() || undefined, outputs: fromStruct(response.getProperties()) };
-    return response.hasInputs() ? { ...answer, inputs: fromStruct(response.getInputs()) } : answer;
+    // Absent inputs read as undefined (readWithStructs), as the SDK's message answers them.
+    const inputs = response.getInputs();
+    return inputs === undefined ? answer : { ...answer, inputs: fromStruct(inputs) };
   }
 
   /** Update(id, old outputs, new inputs): the new outputs, which replace the old ones entirely. */

@@ -164,7 +164,7 @@ describe("emulator control plane: for its own machine only (emulator/README.md \
     const stateFile = path.join(dir, "state.json");
     const withFile = await startEmulator({ port: 0, stateFile });
     try {
-      await fetch(`${withFile.url}/_emulator/clock`, { method: "POST", headers: json, body: JSON.stringify({ advance: 1 }) });
+      expect((await fetch(`${withFile.url}/_emulator/clock`, { method: "POST", headers: json, body: JSON.stringify({ advance: 1 }) })).status).toBe(200);
       expect(statSync(stateFile).mode & 0o777).toBe(0o600);
     } finally {
       await withFile.close();

@@ -319,6 +319,10 @@ describe("FilterGateway at the engine's parallelism", () => {
     expect(requests.filter((entry) => entry.params.has("id"))).toEqual([]);
     expect(requests.length).toBeLessThanOrEqual(12);
     expect(requests[0]!.params.get("name")).toBeNull();
+    // 200 of the 700 are past the cap: at least one listing by name follows, each of an "Episode N" beginning.
+    expect(requests.slice(1).map((entry) => `${entry.method} ${entry.status} ${entry.params.get("name")}`)).toEqual(
+      Array.from({ length: Math.max(1, requests.length - 1) }, () => expect.stringMatching(/^GET 200 Episode \d$/)),
+    );
   });
 
   it("takes a filter to adopt as the run's listing shows it, with no read; one no listing showed is read by id", async () => {

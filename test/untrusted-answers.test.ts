@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuthenticationError, BadRequestError, InsightsClient, ResponseValidationError, type InsightsClientOptions } from "../provider/client";
+import { AuthenticationError, BadRequestError, InsightsClient, InternalServerError, ResponseValidationError, type InsightsClientOptions } from "../provider/client";
 import { isOutcomeUnknown } from "../provider/client/core/retry";
 import { boundedText, ENGINE_BUDGET, engineFailures, engineProperties } from "../provider/text/bounded";
 import { REDACTED, redactor } from "../provider/text/redaction";
@@ -45,7 +45,7 @@ describe("the redaction of values that must never be shown (provider/text/redact
 
   it("sees through invisible, look-alike and escaped separators, case, fullwidth and other scripts' letters and digits", () => {
     for (const form of [
-      "viewer-000777", "VIEWER-000777", "viewer\u00a0000777", "viewer\u200b000778".replace("8", "7"), "viewer\u2060000777", "viewer 000777",
+      "viewer-000777", "VIEWER-000777", "viewer\u00a0000777", "viewer\u200b000777", "viewer\u2060000777", "viewer 000777",
       "viewer000777", "viewer\u2011000777", "ｖｉｅｗｅｒ－０００７７７", "vi\u0435wer-000777", "viewer-\u0660\u0660\u0660\u0667\u0667\u0667",
       "viewer\\u00a0000777", "viewer%C2%A0000777", "jane.doe@EXAMPLE.com", "Basic ZGV2OmRldi1zZWNyZXQ",
     ]) {
@@ -104,6 +104,9 @@ describe("an answer that echoes the credential", () => {
   it("keeps it out of a plain-text body cut at the reading limit", async () => {
     respond = (request, response) => void response.writeHead(502, { "content-type": "text/plain" }).end(`${"gateway ".repeat(8_191)}${request.headers.authorization}`);
     const error = await failure(client().filters.fields());
+    // The body was read and cut, not lost to a connection error: the absences below say something.
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as Error).message).toMatch(/^GET \/bulk_filters\/fields failed with HTTP 502: gateway gateway /);
     for (const form of CREDENTIAL_FORMS) expect(renderings(error), form).not.toContain(form);
   });
 });

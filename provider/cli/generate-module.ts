@@ -10,7 +10,8 @@ import { isJsonObject } from "../schema/common";
 import { declaredProperties } from "../saved-filters/model/state";
 import { TAG_FIELD } from "../rules/tree";
 import { typeScriptStringLiteral } from "../text/inert";
-import { compareIds, resourceNames } from "./resource-names";
+import { compareIds } from "../client/core/listing";
+import { resourceNames } from "./resource-names";
 import {
   atom, call, jsonExpression, printStatement, stringLiteral,
   type Expression, type Item, type ObjectLiteral,

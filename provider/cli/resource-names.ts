@@ -3,15 +3,10 @@
  * name so a reviewer recognises it, valid in a Pulumi URN, unique within the file and the same on
  * every run against the same account.
  */
+import { compareIds } from "../client/core/listing";
 
 /** The longest name derived from a filter name, before any id suffix. */
 const MAX_BASE_LENGTH = 60;
-
-/** Orders ids numerically when they are numbers (`9` before `10`), else as text. */
-export function compareIds(a: string, b: string): number {
-  if (/^\d+$/.test(a) && /^\d+$/.test(b) && a.length !== b.length) return a.length - b.length;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** A filter as far as naming goes. */
 export interface NamedFilter {

@@ -14,7 +14,7 @@ import {
   SavedFilterUpdateResponse,
 } from "../schema";
 import { LISTING_LIMIT, listingOf, RESULT_CAP } from "../schema/assumptions";
-import { listCompletely, type Narrowing } from "./core/listing";
+import { compareIds, listCompletely, type Narrowing } from "./core/listing";
 import { sendChunks } from "./core/split";
 import { ArgumentError, NotFoundError } from "./core/errors";
 import { unknownProperties } from "../schema/suggest";
@@ -139,18 +139,6 @@ function refuseUnknownProperties(items: readonly unknown[], schema: z.ZodObject,
   });
 }
 
-/**
- * Ids in ascending order: numerically when both are digits (the service's ids, docs/api.md 2.7),
- * compared as digits so that ids beyond 2^53 keep their order; else as text.
- */
-function compareIds(left: string, right: string): number {
-  const numeric = /^\d+$/;
-  if (numeric.test(left) && numeric.test(right)) {
-    const [a, b] = [left.replace(/^0+(?=\d)/, ""), right.replace(/^0+(?=\d)/, "")];
-    if (a.length !== b.length) return a.length - b.length;
-  }
-  return left < right ? -1 : left > right ? 1 : 0;
-}
 
 /** An entry of the DELETE answer: the id and name of a deleted filter (spec 4.8). */
 export type DeletedFilter = records.DeletedFilter;

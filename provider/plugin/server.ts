@@ -334,8 +334,7 @@ const SERVICE = Object.fromEntries(
   Object.entries(ResourceProviderService).map(([name, method]) => {
     const structs = REQUEST_STRUCTS[name];
     if (structs === undefined) return [name, method];
-    const deserialize = (bytes: Uint8Array) => method.requestDeserialize(Buffer.from(bytes));
-    return [name, { ...method, requestDeserialize: (bytes: Buffer) => readWithStructs(bytes, deserialize, structs) }];
+    return [name, { ...method, requestDeserialize: (bytes: Buffer) => readWithStructs(bytes, method.requestDeserialize, structs) }];
   }),
 ) as unknown as typeof ResourceProviderService;
 

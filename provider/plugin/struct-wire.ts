@@ -266,51 +266,13 @@ export function decodeStruct(bytes: Buffer, start = 0, end = bytes.length): Stru
   return { toJavaScript: () => members };
 }
 
-/** The top-level fields of a message: each field number's last string or Struct, and its repeated messages. */
-export interface DecodedFields {
-  text(field: number): string;
-  struct(field: number): StructLike | undefined;
-  messages(field: number): DecodedFields[];
-}
-
 /**
- * A message's fields as protobuf encodes them (`bytes` from `start` to `end`), for the answers the
- * driver reads: strings, Structs and repeated messages by field number; other fields are skipped.
- */
-export function decodeFields(bytes: Buffer, start = 0, end = bytes.length): DecodedFields {
-  const delimited = new Map<number, Array<[number, number]>>();
-  const reader = new Reader(bytes, start, end);
-  while (!reader.done) {
-    const tag = reader.varint();
-    const [field, wireType] = [Math.floor(tag / 8), tag & 7];
-    if (wireType !== 2) {
-      reader.skip(wireType);
-      continue;
-    }
-    const ranges = delimited.get(field);
-    if (ranges === undefined) delimited.set(field, [reader.delimited()]);
-    else ranges.push(reader.delimited());
-  }
-  const last = (field: number) => delimited.get(field)?.at(-1);
-  return {
-    text: (field) => {
-      const range = last(field);
-      return range === undefined ? "" : bytes.toString("utf8", ...range);
-    },
-    struct: (field) => {
-      const range = last(field);
-      return range === undefined ? undefined : decodeStruct(bytes, ...range);
-    },
-    messages: (field) => (delimited.get(field) ?? []).map((range) => decodeFields(bytes, ...range)),
-  };
-}
-
-/**
- * A request read by `deserialize` (a generated message's `deserializeBinary`) from `bytes`, except its
+ * A message (a request the plugin reads, an answer the engine driver reads: engine/host.ts) read by
+ * `deserialize` (a generated message's `deserializeBinary`) from `bytes`, except its
  * Struct fields (`structs`: getter name to field number), which are read by {@link decodeStruct} and
  * answered by those getters: the message's other fields are few and small.
  */
-export function readWithStructs<Message extends object>(bytes: Buffer, deserialize: (bytes: Uint8Array) => Message, structs: Readonly<Record<string, number>>): Message {
+export function readWithStructs<Message extends object>(bytes: Buffer, deserialize: (bytes: Buffer) => Message, structs: Readonly<Record<string, number>>): Message {
   const numbers = new Set(Object.values(structs));
   const kept: Buffer[] = [];
   const found = new Map<number, [number, number]>();

@@ -10,7 +10,7 @@ import { isUnknown } from "../rules";
 import { isJsonObject } from "../schema";
 import type { SavedFilterSetOutputs as DeclaredOutputs } from "../schema/resource-records";
 import { SAVED_FILTER_SET } from "./filter-properties";
-import { ENGINE_BUDGET, structBytes } from "../text/bounded";
+import { ENGINE_BUDGET, propertiesBytes, structBytes } from "../text/bounded";
 import { FilterItemError } from "./gateway/refusals";
 import { claimFilters, sharedFilterGateway } from "./gateways";
 import { accountLookups } from "./lookups";
@@ -101,8 +101,8 @@ function partialOutputs(outputs: SavedFilterSetOutputs, applied: Pick<Applied, "
   if (structBytes(outputs) <= PARTIAL_OUTPUTS_BYTES) return { outputs, leftOut: [] };
   const { ids, filters, adopt: _adopt, unknownOutcome, unrecorded: _unrecorded, ...rest } = outputs;
   let bytes = structBytes({ ...rest, ids: {}, filters: {}, unrecorded: Number.MAX_SAFE_INTEGER });
-  // A map entry of the Struct: its key, its value, and its own tag and length.
-  const entryBytes = (key: string, value: unknown) => structBytes(key) + structBytes(value) + 4;
+  // A map entry of the Struct, measured as text/bounded.ts measures every entry (its varints included).
+  const entryBytes = (key: string, value: unknown) => propertiesBytes({ [key]: value });
   const keys = Object.keys(ids);
   const rank = (key: string) => (!applied.findable.has(key) ? 0 : applied.made.has(key) ? 2 : 1);
   const kept = new Set<string>();

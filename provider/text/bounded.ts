@@ -35,7 +35,7 @@ export const ENGINE_BUDGET = {
 const NOTE_BYTES = 80;
 
 /** The UTF-8 length of `text` (a lone surrogate counts 3, as the encoder writes U+FFFD). */
-export function utf8Length(text: string): number {
+function utf8Length(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
 
@@ -94,12 +94,12 @@ export function engineMessage(text: string, suffix = ""): string {
 }
 
 /** A reason for the engine (a partial failure's, a check failure's): inert line by line, within `reasonBytes`. */
-export function engineReason(text: string): string {
+function engineReason(text: string): string {
   return boundedText(inertLines(text), ENGINE_BUDGET.reasonBytes);
 }
 
 /** A property path for the engine: inert, within `pathBytes`, its cut said in the path itself. */
-export function enginePath(path: string): string {
+function enginePath(path: string): string {
   return boundedText(inertText(path), ENGINE_BUDGET.pathBytes);
 }
 
@@ -162,12 +162,12 @@ export function structBytes(value: unknown): number {
   if (typeof value === "number") return 9;
   if (typeof value === "string") return field(utf8Length(value));
   if (Array.isArray(value)) return field(value.reduce((sum: number, item) => sum + field(structBytes(item ?? null)), 0));
-  if (typeof value === "object") return field(fieldsBytes(value as Record<string, unknown>));
+  if (typeof value === "object") return field(propertiesBytes(value as Record<string, unknown>));
   return 2;
 }
 
-/** The size of an object's members as a Struct's fields (its map entries). */
-function fieldsBytes(members: Record<string, unknown>): number {
+/** The size of an object's members as a Struct's fields (its map entries): a property bag on the wire. */
+export function propertiesBytes(members: Record<string, unknown>): number {
   let bytes = 0;
   for (const [key, member] of Object.entries(members)) {
     if (member === undefined) continue;
@@ -178,11 +178,6 @@ function fieldsBytes(members: Record<string, unknown>): number {
     bytes += 1 + varintBytes(entry) + entry;
   }
   return bytes;
-}
-
-/** The size of a property bag as a Struct on the wire. */
-export function propertiesBytes(properties: Record<string, unknown>): number {
-  return fieldsBytes(properties);
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { describe, expect, it } from "vitest";
-import { decodeFields, decodeStruct, encodeFields, readWithStructs, writtenStruct } from "../../provider/plugin/struct-wire";
+import { decodeStruct, encodeFields, readWithStructs, writtenStruct } from "../../provider/plugin/struct-wire";
 
 /**
  * The plugin's Struct codec (provider/plugin/struct-wire.ts) held to google-protobuf, the library
@@ -47,7 +47,7 @@ describe("the plugin's Struct codec", () => {
     expect(read.getNews()!.toJavaScript()).toEqual(MEMBERS);
   });
 
-  it("reads an answer's Struct and its repeated failures by field number", () => {
+  it("reads an answer's Struct and its repeated failures, as the engine driver reads answers (engine/host.ts)", () => {
     const response = new providerProto.CheckResponse();
     response.setInputs(protobufStruct());
     response.setFailuresList(["name", "rules.and[0]"].map((property) => {
@@ -56,8 +56,8 @@ describe("the plugin's Struct codec", () => {
       failure.setReason(`${property} is wrong`);
       return failure;
     }));
-    const fields = decodeFields(Buffer.from(response.serializeBinary()));
-    expect(fields.struct(1)!.toJavaScript()).toEqual(MEMBERS);
-    expect(fields.messages(2).map((failure) => [failure.text(1), failure.text(2)])).toEqual([["name", "name is wrong"], ["rules.and[0]", "rules.and[0] is wrong"]]);
+    const read = readWithStructs(Buffer.from(response.serializeBinary()), (data) => providerProto.CheckResponse.deserializeBinary(data), { getInputs: 1 });
+    expect(read.getInputs()!.toJavaScript()).toEqual(MEMBERS);
+    expect(read.getFailuresList().map((failure) => [failure.getProperty(), failure.getReason()])).toEqual([["name", "name is wrong"], ["rules.and[0]", "rules.and[0] is wrong"]]);
   });
 });

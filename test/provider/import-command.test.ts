@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateModule } from "../../provider/cli/generate-module";
 import { SAVED_FILTER_TYPE } from "../../provider/cli/pulumi-import-file";
-import { compareIds } from "../../provider/cli/resource-names";
+import { compareIds } from "../../provider/client/core/listing";
 import type { JournalEntry } from "../../emulator";
 import {
   createTestProject, REPOSITORY_ROOT, secret, startProviderHost, up,

@@ -46,6 +46,7 @@ describe("pulumi-insights import of ids beyond 2^53 and repeated ids", () => {
   it("writes one resource per filter, each adopting its id exactly", async () => {
     const file = path.join(project.dir, "big.json");
     const run = await importWith(["--pulumi-import-file", file], env("big"));
+    expect(run.status).toBe(0);
     expect(run.stderr).toMatch(/ written to /);
     const { resources } = JSON.parse(readFileSync(file, "utf8")) as { resources: Array<{ name: string; id: string }> };
     expect(resources.map(({ id }) => id).sort()).toEqual(["9007199254740992", "9007199254740993"]);

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
@@ -181,15 +181,26 @@ export function useTestEmulator(options: EmulatorOptions = {}, { resetEach = fal
 /** The built `insights-emulator` command (emulator/bin.ts). */
 export const EMULATOR_BIN = path.join(__dirname, "..", "..", "dist", "emulator", "bin.js");
 
+/** Starts the built `insights-emulator` on a free port with `args`: the process, once it says where it listens, and that URL. */
+async function spawnEmulator(args: string[], stderr: "pipe" | "ignore"): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [EMULATOR_BIN, "--port", "0", ...args], { stdio: ["ignore", "pipe", stderr] });
+  try {
+    const [line] = (await once(child.stdout!, "data")) as [Buffer];
+    return { child, url: /listening on (\S+)/.exec(line.toString())![1]! };
+  } catch (error) {
+    child.kill();
+    throw error;
+  }
+}
+
 /**
  * Runs the built `insights-emulator` with `args` until it says where it listens, calls `use` with
  * that URL, then stops it.
  */
 export async function withEmulatorCommand(args: string[], use: (url: string) => Promise<void>): Promise<void> {
-  const child = spawn(process.execPath, [EMULATOR_BIN, "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const { child, url } = await spawnEmulator(args, "pipe");
   try {
-    const [line] = (await once(child.stdout!, "data")) as [Buffer];
-    await use(/listening on (\S+)/.exec(line.toString())![1]!);
+    await use(url);
   } finally {
     child.kill();
   }
@@ -213,9 +224,7 @@ export interface EmulatorProcess {
  * would close late, under the requests of the provider's process.
  */
 export async function startEmulatorProcess(): Promise<EmulatorProcess> {
-  const child = spawn(process.execPath, [EMULATOR_BIN, "--port", "0", "--seed", "7", "--clock", TEST_NOW, "--frozen", "--dialect", TEST_DIALECT], { stdio: ["ignore", "pipe", "ignore"] });
-  const [line] = (await once(child.stdout!, "data")) as [Buffer];
-  const url = /listening on (\S+)/.exec(line.toString())![1]!;
+  const { child, url } = await spawnEmulator(["--seed", "7", "--clock", TEST_NOW, "--frozen", "--dialect", TEST_DIALECT], "ignore");
   const control = controlAt(url);
   const reset = async () => {
     expect((await control("POST", "reset")).status).toBe(200);

@@ -135,3 +135,18 @@ export async function coverNames<Item>(
   if (names.length > 0) await cover([...new Set(names)].sort());
   return covered;
 }
+
+/**
+ * Ids in ascending order: numerically when both are digits (the service's ids, docs/api.md 2.7),
+ * exactly beyond 2^53 (`9` before `10`, `012` after `11`), else as text; the order of a listing's
+ * items and of the filters `pulumi-insights import` writes.
+ */
+export function compareIds(left: string, right: string): number {
+  const numeric = /^\d+$/;
+  if (numeric.test(left) && numeric.test(right)) {
+    const [a, b] = [left.replace(/^0+(?=\d)/, ""), right.replace(/^0+(?=\d)/, "")];
+    if (a.length !== b.length) return a.length - b.length;
+    if (a !== b) return a < b ? -1 : 1;
+  }
+  return left < right ? -1 : left > right ? 1 : 0;
+}
